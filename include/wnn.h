@@ -1,0 +1,234 @@
+/*
+ * wnn: a neural-network inference runtime for WebAssembly and native hosts.
+ *
+ * The public C API. Two objects:
+ *
+ *   wnn_model     an artifact loaded from a buffer: graph, weights, memory plan.
+ *                 Immutable after wnn_model_load returns; any number of executors
+ *                 on any number of threads may use one model at once.
+ *   wnn_executor  the mutable state of one inference: one arena holding every
+ *                 input, intermediate and output, sized by the model's plan and
+ *                 allocated when the executor is created. wnn_executor_run
+ *                 allocates nothing. One thread at a time per executor.
+ *
+ * Conventions:
+ *   - Every fallible function returns a wnn_status; results come back through
+ *     out-parameters, which are left untouched on failure.
+ *   - wnn_status_str(s) is a static text for a status. The detailed message of
+ *     the last failure on the calling thread is wnn_last_error(); an executor
+ *     also keeps the message of its own last failure (wnn_executor_errmsg).
+ *   - Destructors accept NULL.
+ *   - The library never prints, aborts or exits.
+ *   - All memory comes from one allocator: the default uses the C library; a
+ *     caller may pass its own in wnn_load_options (executors inherit it).
+ *   - Tensors cross the API as DLPack DLTensor (dense, row-major, CPU).
+ */
+#ifndef WNN_H
+#define WNN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <dlpack/dlpack.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WNN_VERSION_MAJOR 0
+#define WNN_VERSION_MINOR 1
+#define WNN_VERSION_PATCH 0
+
+/* The artifact format version this library writes; it reads every older minor
+ * version of the same major version (docs/format.md). */
+#define WNN_FORMAT_MAJOR 1
+#define WNN_FORMAT_MINOR 0
+
+/* Most dimensions a tensor may have. */
+#define WNN_MAX_DIMS 8
+
+typedef enum wnn_status {
+  WNN_OK = 0,
+  WNN_ERR_INVALID_ARGUMENT = 1, /* NULL where a pointer is required, bad option */
+  WNN_ERR_OUT_OF_MEMORY = 2,    /* the allocator returned NULL */
+  WNN_ERR_TRUNCATED = 3,        /* buffer shorter than its header says */
+  WNN_ERR_BAD_MAGIC = 4,        /* not a wnn artifact */
+  WNN_ERR_VERSION = 5,          /* format major version this library cannot read */
+  WNN_ERR_FEATURE = 6,          /* required feature flag, section or codec unknown */
+  WNN_ERR_BAD_SECTION = 7,      /* section table: outside the buffer, overlapping, overflowing */
+  WNN_ERR_CHECKSUM = 8,         /* section contents do not match their CRC-32 */
+  WNN_ERR_MALFORMED = 9,        /* graph or metadata JSON malformed or inconsistent */
+  WNN_ERR_UNKNOWN_OP = 10,      /* op code this library does not implement */
+  WNN_ERR_BAD_ATTRIBUTE = 11,   /* node attribute unknown, missing or of the wrong type */
+  WNN_ERR_BAD_PLAN = 12,        /* memory plan out of the arena or overlapping live values */
+  WNN_ERR_NOT_FOUND = 13,       /* no input/output of that name */
+  WNN_ERR_OUT_OF_RANGE = 14,    /* index out of range (also data-dependent indices at run time) */
+  WNN_ERR_DTYPE = 15,           /* tensor of the wrong element type */
+  WNN_ERR_SHAPE = 16,           /* tensor of the wrong shape */
+  WNN_ERR_SIZE = 17,            /* wrong byte count */
+  WNN_ERR_UNSUPPORTED = 18,     /* valid request this build does not support */
+  WNN_ERR_IO = 19               /* file could not be read or written (CLI and tools) */
+} wnn_status;
+
+/* Element types. The numbers are stored in no artifact; the format names dtypes
+ * by string ("float32", ...). */
+typedef enum wnn_dtype {
+  WNN_DTYPE_INVALID = 0,
+  WNN_DTYPE_F32 = 1,
+  WNN_DTYPE_F16 = 2,
+  WNN_DTYPE_I64 = 3,
+  WNN_DTYPE_I32 = 4,
+  WNN_DTYPE_I8 = 5,
+  WNN_DTYPE_U8 = 6,
+  WNN_DTYPE_BOOL = 7
+} wnn_dtype;
+
+/* A static, NUL-terminated description of a status. Never NULL. */
+const char *wnn_status_str(wnn_status status);
+
+/* The detailed message of the last failed wnn_* call on this thread ("" when
+ * none). Valid until the next wnn_* call on this thread. */
+const char *wnn_last_error(void);
+
+/* "0.1.0". Static. */
+const char *wnn_version(void);
+
+/* Element type helpers. wnn_dtype_size is 0 for WNN_DTYPE_INVALID. wnn_dtype_name
+ * gives the format's name ("float32", "int64", ...); wnn_dtype_from_name maps it
+ * back (WNN_DTYPE_INVALID when unknown). wnn_dtype_to_dl and wnn_dtype_from_dl
+ * convert to and from DLPack. */
+size_t wnn_dtype_size(wnn_dtype dtype);
+const char *wnn_dtype_name(wnn_dtype dtype);
+wnn_dtype wnn_dtype_from_name(const char *name);
+DLDataType wnn_dtype_to_dl(wnn_dtype dtype);
+wnn_dtype wnn_dtype_from_dl(DLDataType dl);
+
+/* ---------------------------------------------------------------- allocator */
+
+/* All memory the library uses comes from these two functions. alloc returns
+ * memory aligned to at least `align` bytes (a power of two, at most 64), or
+ * NULL. free receives the size and alignment that alloc was given; ptr may be
+ * NULL. */
+typedef struct wnn_allocator {
+  void *(*alloc)(void *user, size_t size, size_t align);
+  void (*free)(void *user, void *ptr, size_t size, size_t align);
+  void *user;
+} wnn_allocator;
+
+/* ---------------------------------------------------------------- the model */
+
+typedef struct wnn_model wnn_model;
+typedef struct wnn_executor wnn_executor;
+
+/* Load flags. */
+enum {
+  /* Borrow the artifact buffer instead of copying it: the caller keeps it alive
+   * and unchanged until wnn_model_free. Weights are then used in place. */
+  WNN_LOAD_BORROW = 1u << 0,
+  /* Skip the CRC-32 check of section contents (bounds are always checked). */
+  WNN_LOAD_NO_CHECKSUM = 1u << 1
+};
+
+/* Which kernel variants a model runs with; chosen once, at load. */
+typedef enum wnn_kernels {
+  WNN_KERNELS_AUTO = 0,      /* the fastest variant this build has */
+  WNN_KERNELS_SCALAR = 1,    /* portable scalar kernels */
+  WNN_KERNELS_REFERENCE = 2  /* the test oracle; only in builds with WNN_WITH_REFERENCE */
+} wnn_kernels;
+
+typedef struct wnn_load_options {
+  unsigned flags;                 /* WNN_LOAD_* */
+  wnn_kernels kernels;
+  const wnn_allocator *allocator; /* NULL: the C library's; copied, need not outlive the call */
+} wnn_load_options;
+
+/* Loads an artifact. options may be NULL (copy the buffer, verify checksums,
+ * AUTO kernels, default allocator). Everything is validated here: container,
+ * graph, shapes, attributes and memory plan; a model that loads runs.
+ * Without WNN_LOAD_BORROW the buffer may be freed as soon as this returns.
+ * On failure *out is untouched and wnn_last_error() names what is wrong. */
+wnn_status wnn_model_load(const void *data, size_t size, const wnn_load_options *options,
+                          wnn_model **out);
+
+/* Frees a model. Every executor of the model must have been destroyed first. */
+void wnn_model_free(wnn_model *model);
+
+/* Counts. Inputs are the graph's real inputs only; weights are params. */
+int wnn_model_num_inputs(const wnn_model *model);
+int wnn_model_num_outputs(const wnn_model *model);
+int wnn_model_num_params(const wnn_model *model);
+
+/* Shape and type of an input, output or param. Pointers inside are owned by the
+ * model and valid until wnn_model_free. */
+typedef struct wnn_tensor_info {
+  const char *name;      /* exactly as in the source model */
+  wnn_dtype dtype;
+  int ndim;
+  const int64_t *shape;  /* ndim entries */
+  size_t nbytes;
+} wnn_tensor_info;
+
+wnn_status wnn_model_input_info(const wnn_model *model, int index, wnn_tensor_info *info);
+wnn_status wnn_model_output_info(const wnn_model *model, int index, wnn_tensor_info *info);
+wnn_status wnn_model_param_info(const wnn_model *model, int index, wnn_tensor_info *info);
+
+/* Index of the input or output with that exact name; WNN_ERR_NOT_FOUND if none. */
+wnn_status wnn_model_input_index(const wnn_model *model, const char *name, int *index);
+wnn_status wnn_model_output_index(const wnn_model *model, const char *name, int *index);
+
+/* The metadata section: a NUL-terminated JSON object (docs/format.md lists its
+ * fields). Owned by the model, valid until wnn_model_free. */
+const char *wnn_model_metadata(const wnn_model *model);
+
+/* Bytes of the arena every executor of this model allocates, and of weights. */
+size_t wnn_model_arena_bytes(const wnn_model *model);
+size_t wnn_model_weights_bytes(const wnn_model *model);
+
+/* ------------------------------------------------------------- the executor */
+
+/* Creates an executor and allocates its whole arena (zero-filled, so unset
+ * inputs read as zeros). The model must outlive the executor. Thread-safe with
+ * respect to the model: many threads may create executors of one model. */
+wnn_status wnn_executor_create(const wnn_model *model, wnn_executor **out);
+void wnn_executor_destroy(wnn_executor *executor);
+
+/* The message of this executor's last failure ("" when none). Valid until the
+ * next call on this executor. */
+const char *wnn_executor_errmsg(const wnn_executor *executor);
+
+/* Copies a tensor into input `index`. The tensor must be dense (strides NULL or
+ * row-major), on kDLCPU, of the input's dtype and shape. */
+wnn_status wnn_executor_set_input(wnn_executor *executor, int index, const DLTensor *tensor);
+wnn_status wnn_executor_set_input_by_name(wnn_executor *executor, const char *name,
+                                          const DLTensor *tensor);
+
+/* Like wnn_executor_set_input, but borrows tensor->data instead of copying: it
+ * must stay valid and unchanged until the input is set again or the executor is
+ * destroyed. Its address must be aligned to the dtype's size. */
+wnn_status wnn_executor_set_input_zero_copy(wnn_executor *executor, int index,
+                                            const DLTensor *tensor);
+
+/* A view of input `index` (the copy in the arena, or the borrowed buffer).
+ * tensor->shape points into the model. Valid until the input is set again or the
+ * executor is destroyed. */
+wnn_status wnn_executor_get_input(wnn_executor *executor, int index, DLTensor *tensor);
+
+/* Runs the graph. Allocates nothing. Fails only on data-dependent errors (an
+ * index tensor out of range), which the message names. */
+wnn_status wnn_executor_run(wnn_executor *executor);
+
+/* A borrowed view of output `index`: tensor->data points into the executor's
+ * arena (or the model's weights, for an output that is a constant) and is valid
+ * until the next wnn_executor_run or the executor is destroyed; tensor->shape
+ * points into the model. */
+wnn_status wnn_executor_get_output(wnn_executor *executor, int index, DLTensor *tensor);
+wnn_status wnn_executor_get_output_by_name(wnn_executor *executor, const char *name,
+                                           DLTensor *tensor);
+
+/* Copies output `index` into dst, which holds exactly `nbytes` bytes (the
+ * output's size, else WNN_ERR_SIZE). */
+wnn_status wnn_executor_copy_output(wnn_executor *executor, int index, void *dst, size_t nbytes);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WNN_H */

@@ -1,0 +1,57 @@
+/*
+ * The artifact builder: writes .wnn artifacts (docs/format.md).
+ *
+ * Used by the tests now and by the ONNX importer next. It links the runtime's
+ * op layer, so every node added is checked and its output shapes inferred
+ * exactly as the runtime will at load time, and it computes the static memory
+ * plan. It is not part of the runtime wasm.
+ *
+ * Values are named by small integers returned by the add_* calls.
+ */
+#ifndef WNN_BUILDER_H
+#define WNN_BUILDER_H
+
+#include "wnn.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct wnn_builder wnn_builder;
+
+/* allocator may be NULL (the C library's). Errors: wnn_last_error(). */
+wnn_status wnn_builder_create(const wnn_allocator *allocator, wnn_builder **out);
+void wnn_builder_free(wnn_builder *builder);
+
+/* Sets a metadata field: "name", "producer", or any other key (stored under
+ * "properties" in the metadata JSON). Both strings are copied. */
+wnn_status wnn_builder_set_metadata(wnn_builder *builder, const char *key, const char *value);
+
+/* A real graph input, in order of addition. name is copied. */
+wnn_status wnn_builder_add_input(wnn_builder *builder, const char *name, wnn_dtype dtype,
+                                 int ndim, const int64_t *shape, int *value);
+
+/* A param (weight): its bytes are copied now. name is copied. */
+wnn_status wnn_builder_add_param(wnn_builder *builder, const char *name, wnn_dtype dtype,
+                                 int ndim, const int64_t *shape, const void *data, int *value);
+
+/* A node. op_type is the ONNX name ("Conv"); attrs_json is a JSON object of
+ * attributes or NULL; an input id of -1 is an omitted optional input. The node
+ * is prepared at once: a bad attribute or shape fails here. The ids of its
+ * num_outputs new values are written to outputs. name may be NULL. */
+wnn_status wnn_builder_add_node(wnn_builder *builder, const char *op_type, const char *name,
+                                const int *inputs, int num_inputs, const char *attrs_json,
+                                int num_outputs, int *outputs);
+
+/* Marks a value as a graph output named `name` (copied), in order of calls. */
+wnn_status wnn_builder_add_output(wnn_builder *builder, int value, const char *name);
+
+/* Plans memory and serializes. *data is allocated with the builder's allocator
+ * and owned by the caller, who releases it with wnn_builder_free_artifact. */
+wnn_status wnn_builder_finish(wnn_builder *builder, void **data, size_t *size);
+void wnn_builder_free_artifact(wnn_builder *builder, void *data, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WNN_BUILDER_H */

@@ -1,0 +1,586 @@
+/* The artifact builder (include/wnn_builder.h). It prepares every node with the
+ * runtime's own op layer, plans memory with the runtime's planner, writes the
+ * container described in docs/format.md, and finally loads what it wrote, so
+ * it never hands out an artifact the runtime would reject. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ops/op.h"
+#include "runtime/alloc.h"
+#include "runtime/format.h"
+#include "runtime/internal.h"
+#include "runtime/model.h"
+#include "runtime/plan.h"
+#include "builder/writer.h"
+#include "wnn_builder.h"
+
+#define PLAN_ALIGN 64
+
+typedef struct bvalue {
+  char *name;
+  wnn_value_kind kind;
+  wnn_dtype dtype;
+  int ndim;
+  int64_t dims[WNN_MAX_DIMS];
+  size_t nbytes;
+  void *data;       /* PARAM: our copy of its bytes */
+  int root;         /* ALIAS: the value whose bytes it shares */
+  int producer;     /* node index, or -1 */
+  int first, last;
+  size_t offset;    /* arena offset, or weights offset for params */
+} bvalue;
+
+typedef struct bnode {
+  const wnn_op *op;
+  char *name;
+  int num_inputs, num_outputs;
+  int inputs[WNN_MAX_IO], outputs[WNN_MAX_IO];
+  cJSON *attrs;     /* NULL when none */
+  size_t scratch_bytes, scratch_offset;
+} bnode;
+
+struct wnn_builder {
+  wnn_allocator alloc;
+  bvalue *values;
+  int num_values, cap_values;
+  bnode *nodes;
+  int num_nodes, cap_nodes;
+  int *inputs, num_inputs, cap_inputs;
+  int *outputs, num_outputs, cap_outputs;
+  cJSON *meta; /* name, producer, properties */
+};
+
+static wnn_status fail(wnn_status status, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static wnn_status fail(wnn_status status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  wnn_vseterr(NULL, 0, status, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+/* Grows *array (of *cap elements of size elem) to hold at least need. */
+static int grow(const wnn_allocator *a, void **array, int *cap, int need, size_t elem) {
+  if (need <= *cap) return 1;
+  int cap2 = *cap ? *cap * 2 : 16;
+  while (cap2 < need) cap2 *= 2;
+  void *p = wnn_calloc(a, (size_t)cap2, elem, 16);
+  if (!p) return 0;
+  if (*array) memcpy(p, *array, (size_t)*cap * elem);
+  wnn_free(a, *array, (size_t)*cap * elem, 16);
+  *array = p;
+  *cap = cap2;
+  return 1;
+}
+
+wnn_status wnn_builder_create(const wnn_allocator *allocator, wnn_builder **out) {
+  wnn_clear_error();
+  if (!out) return fail(WNN_ERR_INVALID_ARGUMENT, "wnn_builder_create: out is NULL");
+  const wnn_allocator *a = allocator ? allocator : &wnn_default_allocator;
+  wnn_builder *b = wnn_calloc(a, 1, sizeof *b, 16);
+  if (!b) return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory for a builder");
+  b->alloc = *a;
+  wnn_json_begin(a);
+  b->meta = cJSON_CreateObject();
+  wnn_json_end();
+  if (!b->meta) {
+    wnn_builder_free(b);
+    return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory for a builder");
+  }
+  *out = b;
+  return WNN_OK;
+}
+
+void wnn_builder_free(wnn_builder *b) {
+  if (!b) return;
+  const wnn_allocator a = b->alloc;
+  wnn_json_begin(&a);
+  for (int i = 0; i < b->num_values; i++) {
+    wnn_free_str(&a, b->values[i].name);
+    wnn_free(&a, b->values[i].data, b->values[i].nbytes, 64);
+  }
+  for (int i = 0; i < b->num_nodes; i++) {
+    wnn_free_str(&a, b->nodes[i].name);
+    cJSON_Delete(b->nodes[i].attrs);
+  }
+  cJSON_Delete(b->meta);
+  wnn_json_end();
+  wnn_free(&a, b->values, (size_t)b->cap_values * sizeof *b->values, 16);
+  wnn_free(&a, b->nodes, (size_t)b->cap_nodes * sizeof *b->nodes, 16);
+  wnn_free(&a, b->inputs, (size_t)b->cap_inputs * sizeof(int), 16);
+  wnn_free(&a, b->outputs, (size_t)b->cap_outputs * sizeof(int), 16);
+  wnn_free(&a, b, sizeof *b, 16);
+}
+
+wnn_status wnn_builder_set_metadata(wnn_builder *b, const char *key, const char *value) {
+  if (!b || !key || !value) return fail(WNN_ERR_INVALID_ARGUMENT, "set_metadata: NULL argument");
+  wnn_json_begin(&b->alloc);
+  cJSON *target = b->meta;
+  if (strcmp(key, "name") && strcmp(key, "producer")) {
+    target = cJSON_GetObjectItemCaseSensitive(b->meta, "properties");
+    if (!target) target = cJSON_AddObjectToObject(b->meta, "properties");
+  }
+  cJSON *s = target ? cJSON_CreateString(value) : NULL;
+  int ok = s != NULL;
+  if (ok) {
+    if (cJSON_GetObjectItemCaseSensitive(target, key))
+      ok = cJSON_ReplaceItemInObjectCaseSensitive(target, key, s);
+    else
+      ok = cJSON_AddItemToObject(target, key, s);
+    if (!ok) cJSON_Delete(s);
+  }
+  wnn_json_end();
+  return ok ? WNN_OK : fail(WNN_ERR_OUT_OF_MEMORY, "out of memory setting metadata \"%s\"", key);
+}
+
+/* Appends a value; returns its index or -1 (out of memory, or a bad shape). */
+static wnn_status new_value(wnn_builder *b, const char *name, wnn_value_kind kind,
+                            wnn_dtype dtype, int ndim, const int64_t *dims, int *index) {
+  if (wnn_dtype_size(dtype) == 0) return fail(WNN_ERR_DTYPE, "value \"%s\": invalid dtype %d", name ? name : "", (int)dtype);
+  if (ndim < 0 || ndim > WNN_MAX_DIMS || (ndim && !dims))
+    return fail(WNN_ERR_SHAPE, "value \"%s\": %d dims (at most %d)", name ? name : "", ndim,
+                WNN_MAX_DIMS);
+  uint64_t numel = 1;
+  for (int d = 0; d < ndim; d++) {
+    if (dims[d] < 0 || dims[d] > (INT64_C(1) << 40))
+      return fail(WNN_ERR_SHAPE, "value \"%s\": dim %d is %lld", name ? name : "", d,
+                  (long long)dims[d]);
+    if (dims[d] && numel > UINT64_MAX / (uint64_t)dims[d])
+      return fail(WNN_ERR_SHAPE, "value \"%s\": element count overflows", name ? name : "");
+    numel *= (uint64_t)dims[d];
+  }
+  if (numel > (uint64_t)(SIZE_MAX / 2) / wnn_dtype_size(dtype))
+    return fail(WNN_ERR_SHAPE, "value \"%s\" is too large", name ? name : "");
+  if (!grow(&b->alloc, (void **)&b->values, &b->cap_values, b->num_values + 1, sizeof(bvalue)))
+    return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory adding a value");
+  bvalue *v = &b->values[b->num_values];
+  memset(v, 0, sizeof *v);
+  if (name && !(v->name = wnn_strndup(&b->alloc, name, strlen(name))))
+    return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory adding a value");
+  v->kind = kind;
+  v->dtype = dtype;
+  v->ndim = ndim;
+  if (ndim) memcpy(v->dims, dims, (size_t)ndim * sizeof *dims);
+  v->nbytes = (size_t)numel * wnn_dtype_size(dtype);
+  v->root = b->num_values;
+  v->producer = -1;
+  *index = b->num_values++;
+  return WNN_OK;
+}
+
+static int push_int(wnn_builder *b, int **list, int *count, int *cap, int v) {
+  if (!grow(&b->alloc, (void **)list, cap, *count + 1, sizeof(int))) return 0;
+  (*list)[(*count)++] = v;
+  return 1;
+}
+
+wnn_status wnn_builder_add_input(wnn_builder *b, const char *name, wnn_dtype dtype, int ndim,
+                                 const int64_t *shape, int *value) {
+  wnn_clear_error();
+  if (!b || !name || !value) return fail(WNN_ERR_INVALID_ARGUMENT, "add_input: NULL argument");
+  for (int i = 0; i < b->num_inputs; i++)
+    if (!strcmp(b->values[b->inputs[i]].name, name))
+      return fail(WNN_ERR_INVALID_ARGUMENT, "add_input: an input is already named \"%s\"", name);
+  int v;
+  wnn_status st = new_value(b, name, WNN_VALUE_INPUT, dtype, ndim, shape, &v);
+  if (st) return st;
+  if (!push_int(b, &b->inputs, &b->num_inputs, &b->cap_inputs, v))
+    return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory adding an input");
+  *value = v;
+  return WNN_OK;
+}
+
+wnn_status wnn_builder_add_param(wnn_builder *b, const char *name, wnn_dtype dtype, int ndim,
+                                 const int64_t *shape, const void *data, int *value) {
+  wnn_clear_error();
+  if (!b || !name || !value) return fail(WNN_ERR_INVALID_ARGUMENT, "add_param: NULL argument");
+  int v;
+  wnn_status st = new_value(b, name, WNN_VALUE_PARAM, dtype, ndim, shape, &v);
+  if (st) return st;
+  bvalue *p = &b->values[v];
+  if (p->nbytes && !data) return fail(WNN_ERR_INVALID_ARGUMENT, "add_param \"%s\": data is NULL", name);
+  p->data = wnn_alloc(&b->alloc, p->nbytes, 64);
+  if (!p->data) return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory copying param \"%s\"", name);
+  if (p->nbytes) memcpy(p->data, data, p->nbytes);
+  *value = v;
+  return WNN_OK;
+}
+
+/* Prepares a node with the given kernel variant into ctx's outputs. */
+static wnn_status prepare(const wnn_builder *b, const bnode *n, wnn_kernels kernels,
+                          wnn_tdesc *out, size_t *scratch, char *msg, size_t cap) {
+  wnn_tdesc in[WNN_MAX_IO];
+  memset(in, 0, sizeof in);
+  for (int k = 0; k < n->num_inputs; k++) {
+    if (n->inputs[k] < 0) continue;
+    const bvalue *v = &b->values[n->inputs[k]], *root = &b->values[v->root];
+    in[k].dtype = v->dtype;
+    in[k].ndim = v->ndim;
+    memcpy(in[k].dims, v->dims, sizeof v->dims);
+    in[k].data = root->kind == WNN_VALUE_PARAM ? root->data : NULL;
+  }
+  _Alignas(16) unsigned char params[WNN_MAX_PARAMS];
+  memset(params, 0, sizeof params);
+  memset(out, 0, sizeof(wnn_tdesc) * WNN_MAX_IO);
+  wnn_prepare_ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.attrs = n->attrs;
+  ctx.num_inputs = n->num_inputs;
+  ctx.inputs = in;
+  ctx.num_outputs = n->num_outputs;
+  ctx.outputs = out;
+  ctx.params = params;
+  ctx.kernels = kernels;
+  ctx.msg = msg;
+  ctx.msg_cap = cap;
+  msg[0] = '\0';
+  wnn_status st = n->op->prepare(&ctx);
+  *scratch = ctx.scratch_bytes;
+  return st;
+}
+
+wnn_status wnn_builder_add_node(wnn_builder *b, const char *op_type, const char *name,
+                                const int *inputs, int num_inputs, const char *attrs_json,
+                                int num_outputs, int *outputs) {
+  wnn_clear_error();
+  if (!b || !op_type || (num_inputs && !inputs) || (num_outputs && !outputs))
+    return fail(WNN_ERR_INVALID_ARGUMENT, "add_node: NULL argument");
+  const wnn_op *op = wnn_op_by_name(op_type);
+  if (!op) return fail(WNN_ERR_UNKNOWN_OP, "add_node %s: op type \"%s\" is not supported", name ? name : "", op_type);
+  if (num_inputs < 0 || num_inputs > WNN_MAX_IO || num_outputs < 1 || num_outputs > WNN_MAX_IO)
+    return fail(WNN_ERR_INVALID_ARGUMENT, "add_node %s: %d inputs and %d outputs", op_type,
+                num_inputs, num_outputs);
+  for (int k = 0; k < num_inputs; k++)
+    if (inputs[k] < -1 || inputs[k] >= b->num_values)
+      return fail(WNN_ERR_OUT_OF_RANGE, "add_node %s: input %d is value %d, which does not exist",
+                  op_type, k, inputs[k]);
+
+  bnode n;
+  memset(&n, 0, sizeof n);
+  n.op = op;
+  n.num_inputs = num_inputs;
+  n.num_outputs = num_outputs;
+  if (num_inputs) memcpy(n.inputs, inputs, (size_t)num_inputs * sizeof *inputs);
+  char msg[256];
+  wnn_status st = WNN_OK;
+  if (attrs_json) {
+    wnn_json_begin(&b->alloc);
+    n.attrs = cJSON_Parse(attrs_json);
+    wnn_json_end();
+    if (!n.attrs && wnn_json_out_of_memory())
+      st = fail(WNN_ERR_OUT_OF_MEMORY, "add_node %s: out of memory parsing attributes", op_type);
+    else if (!cJSON_IsObject(n.attrs))
+      st = fail(WNN_ERR_BAD_ATTRIBUTE, "add_node %s: attributes are not a JSON object", op_type);
+  }
+  if (!st && (st = wnn_op_check_node(op, n.attrs, num_inputs, num_outputs, msg, sizeof msg)))
+    fail(st, "%s%s%s: %s", op_type, name ? " " : "", name ? name : "", msg);
+
+  /* Prepare with each variant; the plan must fit the largest scratch. */
+  wnn_tdesc out[WNN_MAX_IO], out2[WNN_MAX_IO];
+  size_t scratch = 0, scratch2 = 0;
+  if (!st && (st = prepare(b, &n, WNN_KERNELS_SCALAR, out, &scratch, msg, sizeof msg)))
+    fail(st, "%s%s%s: %s", op_type, name ? " " : "", name ? name : "", msg);
+  if (!st && (st = prepare(b, &n, WNN_KERNELS_AUTO, out2, &scratch2, msg, sizeof msg)))
+    fail(st, "%s%s%s: %s", op_type, name ? " " : "", name ? name : "", msg);
+  n.scratch_bytes = scratch > scratch2 ? scratch : scratch2;
+
+  if (!st && name && !(n.name = wnn_strndup(&b->alloc, name, strlen(name))))
+    st = fail(WNN_ERR_OUT_OF_MEMORY, "out of memory adding a node");
+  int first_new = b->num_values;
+  for (int k = 0; !st && k < num_outputs; k++) {
+    int alias = k == 0 && (op->flags & WNN_OP_ALIAS);
+    int v;
+    st = new_value(b, NULL, alias ? WNN_VALUE_ALIAS : WNN_VALUE_ARENA, out[k].dtype, out[k].ndim,
+                   out[k].dims, &v);
+    if (st) break;
+    if (alias) b->values[v].root = b->values[inputs[0]].root;
+    b->values[v].producer = b->num_nodes;
+    n.outputs[k] = v;
+  }
+  if (!st && !grow(&b->alloc, (void **)&b->nodes, &b->cap_nodes, b->num_nodes + 1, sizeof(bnode)))
+    st = fail(WNN_ERR_OUT_OF_MEMORY, "out of memory adding a node");
+  if (st) {
+    /* Leave the builder as it was. */
+    while (b->num_values > first_new) wnn_free_str(&b->alloc, b->values[--b->num_values].name);
+    wnn_free_str(&b->alloc, n.name);
+    wnn_json_begin(&b->alloc);
+    cJSON_Delete(n.attrs);
+    wnn_json_end();
+    return st;
+  }
+  b->nodes[b->num_nodes++] = n;
+  for (int k = 0; k < num_outputs; k++) outputs[k] = n.outputs[k];
+  return WNN_OK;
+}
+
+wnn_status wnn_builder_add_output(wnn_builder *b, int value, const char *name) {
+  wnn_clear_error();
+  if (!b || !name) return fail(WNN_ERR_INVALID_ARGUMENT, "add_output: NULL argument");
+  if (value < 0 || value >= b->num_values)
+    return fail(WNN_ERR_OUT_OF_RANGE, "add_output \"%s\": value %d does not exist", name, value);
+  bvalue *v = &b->values[value];
+  for (int i = 0; i < b->num_outputs; i++) {
+    if (b->outputs[i] == value)
+      return fail(WNN_ERR_INVALID_ARGUMENT, "add_output \"%s\": value %d is already an output", name, value);
+    if (!strcmp(b->values[b->outputs[i]].name, name))
+      return fail(WNN_ERR_INVALID_ARGUMENT, "add_output: an output is already named \"%s\"", name);
+  }
+  if (v->name && strcmp(v->name, name))
+    return fail(WNN_ERR_INVALID_ARGUMENT, "add_output \"%s\": value %d is already named \"%s\"",
+                name, value, v->name);
+  if (!v->name && !(v->name = wnn_strndup(&b->alloc, name, strlen(name))))
+    return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory adding an output");
+  if (!push_int(b, &b->outputs, &b->num_outputs, &b->cap_outputs, value))
+    return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory adding an output");
+  return WNN_OK;
+}
+
+/* ---------------------------------------------------------------- planning */
+
+/* Lifetimes as docs/format.md defines them, then the greedy plan. */
+static wnn_status plan(wnn_builder *b, size_t *arena_bytes) {
+  int end = b->num_nodes;
+  for (int i = 0; i < b->num_values; i++) {
+    bvalue *v = &b->values[i];
+    v->first = v->kind == WNN_VALUE_INPUT ? 0 : v->producer >= 0 ? v->producer : 0;
+    v->last = v->kind == WNN_VALUE_INPUT ? end : v->first;
+  }
+  for (int i = 0; i < b->num_nodes; i++)
+    for (int k = 0; k < b->nodes[i].num_inputs; k++) {
+      int v = b->nodes[i].inputs[k];
+      if (v >= 0 && b->values[b->values[v].root].last < i) b->values[b->values[v].root].last = i;
+    }
+  for (int i = 0; i < b->num_values; i++) {
+    bvalue *v = &b->values[i], *root = &b->values[v->root];
+    if (v->kind == WNN_VALUE_ALIAS && root->last < v->last) root->last = v->last;
+  }
+  for (int k = 0; k < b->num_outputs; k++) b->values[b->values[b->outputs[k]].root].last = end;
+
+  int max_blocks = b->num_values + b->num_nodes;
+  wnn_plan_block *blocks = wnn_calloc(&b->alloc, (size_t)max_blocks + 1, sizeof *blocks, 16);
+  int *owner = wnn_calloc(&b->alloc, (size_t)max_blocks + 1, sizeof(int), 16);
+  int *scratch = wnn_calloc(&b->alloc, 2 * (size_t)max_blocks + 1, sizeof(int), 16);
+  wnn_status st = WNN_OK;
+  if (!blocks || !owner || !scratch) {
+    st = fail(WNN_ERR_OUT_OF_MEMORY, "out of memory planning memory");
+  } else {
+    int n = 0;
+    for (int i = 0; i < b->num_values; i++) {
+      bvalue *v = &b->values[i];
+      if (v->kind != WNN_VALUE_INPUT && v->kind != WNN_VALUE_ARENA) continue;
+      blocks[n] = (wnn_plan_block){v->nbytes, v->first, v->last, 0};
+      owner[n++] = i;
+    }
+    for (int i = 0; i < b->num_nodes; i++) {
+      if (!b->nodes[i].scratch_bytes) continue;
+      blocks[n] = (wnn_plan_block){b->nodes[i].scratch_bytes, i, i, 0};
+      owner[n++] = -1 - i;
+    }
+    if (wnn_plan_greedy(blocks, n, PLAN_ALIGN, scratch, arena_bytes))
+      st = fail(WNN_ERR_OUT_OF_RANGE, "the memory plan overflows size_t");
+    for (int k = 0; !st && k < n; k++) {
+      if (owner[k] >= 0) b->values[owner[k]].offset = blocks[k].offset;
+      else b->nodes[-1 - owner[k]].scratch_offset = blocks[k].offset;
+    }
+  }
+  wnn_free(&b->alloc, blocks, ((size_t)max_blocks + 1) * sizeof *blocks, 16);
+  wnn_free(&b->alloc, owner, ((size_t)max_blocks + 1) * sizeof(int), 16);
+  wnn_free(&b->alloc, scratch, (2 * (size_t)max_blocks + 1) * sizeof(int), 16);
+  return st;
+}
+
+/* -------------------------------------------------------------- serializing */
+
+static cJSON *shape_json(int ndim, const int64_t *dims) {
+  cJSON *a = cJSON_CreateArray();
+  for (int d = 0; a && d < ndim; d++)
+    if (!cJSON_AddItemToArray(a, cJSON_CreateNumber((double)dims[d]))) {
+      cJSON_Delete(a);
+      return NULL;
+    }
+  return a;
+}
+
+static cJSON *ints_json(const int *v, int n) {
+  cJSON *a = cJSON_CreateArray();
+  for (int i = 0; a && i < n; i++)
+    if (!cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]))) {
+      cJSON_Delete(a);
+      return NULL;
+    }
+  return a;
+}
+
+static const char *kind_name(wnn_value_kind k) {
+  switch (k) {
+    case WNN_VALUE_INPUT: return "input";
+    case WNN_VALUE_PARAM: return "param";
+    case WNN_VALUE_ARENA: return "arena";
+    case WNN_VALUE_ALIAS: return "alias";
+  }
+  return "";
+}
+
+/* The GRAPH JSON; NULL when out of memory. Weights offsets are set already. */
+static cJSON *graph_json(const wnn_builder *b, size_t arena_bytes) {
+  cJSON *g = cJSON_CreateObject();
+  cJSON *values = cJSON_AddArrayToObject(g, "values");
+  int ok = g && values;
+  for (int i = 0; ok && i < b->num_values; i++) {
+    const bvalue *v = &b->values[i];
+    cJSON *o = cJSON_CreateObject();
+    ok = cJSON_AddItemToArray(values, o);
+    if (ok && v->name) ok = cJSON_AddStringToObject(o, "name", v->name) != NULL;
+    ok = ok && cJSON_AddStringToObject(o, "kind", kind_name(v->kind));
+    ok = ok && cJSON_AddStringToObject(o, "dtype", wnn_dtype_name(v->dtype));
+    ok = ok && cJSON_AddItemToObject(o, "shape", shape_json(v->ndim, v->dims));
+    if (v->kind == WNN_VALUE_ALIAS) ok = ok && cJSON_AddNumberToObject(o, "of", v->root);
+    else ok = ok && cJSON_AddNumberToObject(o, "offset", (double)v->offset);
+    if (v->kind == WNN_VALUE_PARAM) {
+      ok = ok && cJSON_AddNumberToObject(o, "nbytes", (double)v->nbytes);
+      ok = ok && cJSON_AddNumberToObject(o, "codec", WNN_CODEC_RAW);
+    }
+  }
+  ok = ok && cJSON_AddItemToObject(g, "inputs", ints_json(b->inputs, b->num_inputs));
+  ok = ok && cJSON_AddItemToObject(g, "outputs", ints_json(b->outputs, b->num_outputs));
+  cJSON *nodes = ok ? cJSON_AddArrayToObject(g, "nodes") : NULL;
+  ok = ok && nodes;
+  for (int i = 0; ok && i < b->num_nodes; i++) {
+    const bnode *n = &b->nodes[i];
+    cJSON *o = cJSON_CreateObject();
+    ok = cJSON_AddItemToArray(nodes, o);
+    ok = ok && cJSON_AddNumberToObject(o, "op", n->op->code);
+    if (ok && n->name) ok = cJSON_AddStringToObject(o, "name", n->name) != NULL;
+    ok = ok && cJSON_AddItemToObject(o, "inputs", ints_json(n->inputs, n->num_inputs));
+    ok = ok && cJSON_AddItemToObject(o, "outputs", ints_json(n->outputs, n->num_outputs));
+    if (ok && n->attrs) ok = cJSON_AddItemToObject(o, "attrs", cJSON_Duplicate(n->attrs, 1));
+    if (ok && n->scratch_bytes) {
+      ok = cJSON_AddNumberToObject(o, "scratch_offset", (double)n->scratch_offset) != NULL;
+      ok = ok && cJSON_AddNumberToObject(o, "scratch_bytes", (double)n->scratch_bytes);
+    }
+  }
+  ok = ok && cJSON_AddNumberToObject(g, "arena_bytes", (double)arena_bytes);
+  if (!ok) {
+    cJSON_Delete(g);
+    return NULL;
+  }
+  return g;
+}
+
+static cJSON *io_json(const wnn_builder *b, const int *list, int n) {
+  cJSON *a = cJSON_CreateArray();
+  for (int i = 0; a && i < n; i++) {
+    const bvalue *v = &b->values[list[i]];
+    cJSON *o = cJSON_CreateObject();
+    int ok = cJSON_AddItemToArray(a, o) && cJSON_AddStringToObject(o, "name", v->name) &&
+             cJSON_AddStringToObject(o, "dtype", wnn_dtype_name(v->dtype)) &&
+             cJSON_AddItemToObject(o, "shape", shape_json(v->ndim, v->dims));
+    if (!ok) {
+      cJSON_Delete(a);
+      return NULL;
+    }
+  }
+  return a;
+}
+
+/* The METADATA JSON: the caller's fields plus what an integrator needs. */
+static cJSON *metadata_json(const wnn_builder *b, size_t arena_bytes, size_t weights_bytes) {
+  cJSON *m = cJSON_Duplicate(b->meta, 1);
+  int ok = m != NULL;
+  int num_params = 0;
+  for (int i = 0; i < b->num_values; i++) num_params += b->values[i].kind == WNN_VALUE_PARAM;
+  char version[16];
+  snprintf(version, sizeof version, "%d.%d", WNN_FORMAT_MAJOR, WNN_FORMAT_MINOR);
+  ok = ok && cJSON_AddStringToObject(m, "format_version", version);
+  if (ok && !cJSON_GetObjectItemCaseSensitive(m, "producer")) {
+    char producer[48];
+    snprintf(producer, sizeof producer, "wnn-builder %s", wnn_version());
+    ok = cJSON_AddStringToObject(m, "producer", producer) != NULL;
+  }
+  ok = ok && cJSON_AddItemToObject(m, "inputs", io_json(b, b->inputs, b->num_inputs));
+  ok = ok && cJSON_AddItemToObject(m, "outputs", io_json(b, b->outputs, b->num_outputs));
+  ok = ok && cJSON_AddNumberToObject(m, "num_params", num_params);
+  ok = ok && cJSON_AddNumberToObject(m, "num_nodes", b->num_nodes);
+  ok = ok && cJSON_AddNumberToObject(m, "arena_bytes", (double)arena_bytes);
+  ok = ok && cJSON_AddNumberToObject(m, "weights_bytes", (double)weights_bytes);
+  cJSON *ops = ok ? cJSON_AddObjectToObject(m, "ops") : NULL;
+  ok = ok && ops;
+  for (int i = 0; ok && i < b->num_nodes; i++) {
+    cJSON *c = cJSON_GetObjectItemCaseSensitive(ops, b->nodes[i].op->name);
+    if (c) cJSON_SetNumberValue(c, c->valuedouble + 1);
+    else ok = cJSON_AddNumberToObject(ops, b->nodes[i].op->name, 1) != NULL;
+  }
+  if (!ok) {
+    cJSON_Delete(m);
+    return NULL;
+  }
+  return m;
+}
+
+static size_t align_up(size_t x) { return (x + WNN_SECTION_ALIGN - 1) & ~(size_t)(WNN_SECTION_ALIGN - 1); }
+
+/* Gathers every param into one weights blob at its planned offset. */
+static uint8_t *weights_blob(const wnn_builder *b, size_t weights_bytes) {
+  uint8_t *w = wnn_calloc(&b->alloc, 1, weights_bytes, 64);
+  for (int v = 0; w && v < b->num_values; v++)
+    if (b->values[v].kind == WNN_VALUE_PARAM && b->values[v].nbytes)
+      memcpy(w + b->values[v].offset, b->values[v].data, b->values[v].nbytes);
+  return w;
+}
+
+wnn_status wnn_builder_finish(wnn_builder *b, void **data, size_t *size) {
+  wnn_clear_error();
+  if (!b || !data || !size) return fail(WNN_ERR_INVALID_ARGUMENT, "finish: NULL argument");
+  if (b->num_outputs == 0) return fail(WNN_ERR_INVALID_ARGUMENT, "finish: the graph has no outputs");
+  size_t arena_bytes = 0, weights_bytes = 0;
+  wnn_status st = plan(b, &arena_bytes);
+  if (st) return st;
+  for (int i = 0; i < b->num_values; i++)
+    if (b->values[i].kind == WNN_VALUE_PARAM) {
+      b->values[i].offset = weights_bytes;
+      weights_bytes = align_up(weights_bytes + b->values[i].nbytes);
+    }
+
+  wnn_json_begin(&b->alloc);
+  cJSON *g = graph_json(b, arena_bytes), *m = metadata_json(b, arena_bytes, weights_bytes);
+  char *gs = g ? cJSON_PrintUnformatted(g) : NULL, *ms = m ? cJSON_PrintUnformatted(m) : NULL;
+  uint8_t *weights = weights_bytes ? weights_blob(b, weights_bytes) : NULL;
+  uint8_t *buf = NULL;
+  if (gs && ms && (weights || !weights_bytes)) {
+    wnn_section_data sec[3] = {{WNN_SECTION_GRAPH, gs, strlen(gs)},
+                               {WNN_SECTION_METADATA, ms, strlen(ms)},
+                               {WNN_SECTION_WEIGHTS, weights, weights_bytes}};
+    buf = wnn_container_write(&b->alloc, sec, weights_bytes ? 3 : 2, size);
+  }
+  wnn_free(&b->alloc, weights, weights_bytes, 64);
+  cJSON_free(gs);
+  cJSON_free(ms);
+  cJSON_Delete(g);
+  cJSON_Delete(m);
+  wnn_json_end();
+  if (!buf) return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory serializing the artifact");
+
+  /* Load what we wrote: the runtime's checks are the builder's self-test. */
+  wnn_load_options opt = {WNN_LOAD_BORROW, WNN_KERNELS_AUTO, &b->alloc};
+  wnn_model *check = NULL;
+  st = wnn_model_load(buf, *size, &opt, &check);
+  wnn_model_free(check);
+  if (st) {
+    char why[512];
+    snprintf(why, sizeof why, "%s", wnn_last_error());
+    wnn_free(&b->alloc, buf, *size, 64);
+    return fail(st, "the builder wrote an artifact the runtime rejects: %s", why);
+  }
+  *data = buf;
+  return WNN_OK;
+}
+
+void wnn_builder_free_artifact(wnn_builder *b, void *data, size_t size) {
+  if (b && data) wnn_free(&b->alloc, data, size, 64);
+}

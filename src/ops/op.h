@@ -1,0 +1,119 @@
+/*
+ * The operator layer: what every op provides to the runtime and the builder.
+ *
+ *   prepare  runs at load time (and in the builder): checks attributes, input
+ *            dtypes and shapes, infers the output dtypes and shapes, says how
+ *            much scratch memory a run needs, and fills the op's params struct,
+ *            including the kernel variant it will call. It may fail; it never
+ *            allocates.
+ *   run      runs at inference time on the prepared params: calls microkernels.
+ *            It never allocates and fails only on data-dependent errors.
+ *   reference the test oracle: a deliberately simple implementation with the
+ *            same contract as run, built only with WNN_WITH_REFERENCE.
+ *
+ * Params live inside the model and are immutable after prepare, so one model
+ * can be run by many executors at once.
+ */
+#ifndef WNN_OP_H
+#define WNN_OP_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wnn.h"
+
+struct cJSON;
+
+/* Most inputs or outputs an op may have. */
+#define WNN_MAX_IO 16
+/* Bytes of params every op gets; an op's params struct must fit. */
+#define WNN_MAX_PARAMS 512
+
+/* A tensor as seen at prepare time. */
+typedef struct wnn_tdesc {
+  wnn_dtype dtype;       /* WNN_DTYPE_INVALID for an omitted optional input */
+  int ndim;
+  int64_t dims[WNN_MAX_DIMS];
+  const void *data;      /* non-NULL when the tensor is a constant (a param) */
+} wnn_tdesc;
+
+typedef struct wnn_prepare_ctx {
+  const struct cJSON *attrs; /* the node's attributes: a JSON object, or NULL */
+  int num_inputs;
+  const wnn_tdesc *inputs;
+  int num_outputs;
+  wnn_tdesc *outputs;        /* prepare sets dtype, ndim and dims of each */
+  void *params;              /* WNN_MAX_PARAMS zeroed bytes for prepare to fill */
+  size_t scratch_bytes;      /* prepare sets this when run needs scratch memory */
+  wnn_kernels kernels;       /* WNN_KERNELS_SCALAR or _AUTO (AUTO: SIMD when built with it) */
+  char *msg;                 /* where wnn_op_fail writes */
+  size_t msg_cap;
+} wnn_prepare_ctx;
+
+/* A tensor at run time. Shapes are those prepare saw. */
+typedef struct wnn_tensor {
+  void *data;
+  wnn_dtype dtype;
+  int ndim;
+  const int64_t *dims;
+} wnn_tensor;
+
+typedef struct wnn_run_ctx {
+  const void *params;
+  int num_inputs;
+  const wnn_tensor *inputs;  /* data NULL for an omitted optional input */
+  int num_outputs;
+  const wnn_tensor *outputs;
+  void *scratch;             /* scratch_bytes bytes, 64-byte aligned, contents undefined */
+  char *msg;
+  size_t msg_cap;
+} wnn_run_ctx;
+
+enum {
+  /* Output 0 is input 0's bytes under another shape (Reshape, Flatten,
+   * Identity): the runtime points it at input 0 and calls no run function. */
+  WNN_OP_ALIAS = 1u << 0
+};
+
+typedef struct wnn_op {
+  int code;                     /* stored in artifacts; see ops.inc */
+  const char *name;             /* the ONNX op type */
+  unsigned flags;               /* WNN_OP_* */
+  int min_inputs, max_inputs;
+  int min_outputs, max_outputs;
+  const char *const *attrs;     /* accepted attribute names, NULL-terminated; others are rejected */
+  wnn_status (*prepare)(wnn_prepare_ctx *ctx);
+  wnn_status (*run)(const wnn_run_ctx *ctx);
+  wnn_status (*reference)(const wnn_run_ctx *ctx); /* NULL without WNN_WITH_REFERENCE */
+} wnn_op;
+
+/* The registry (src/ops/registry.c). NULL when unknown. */
+const wnn_op *wnn_op_by_code(int code);
+const wnn_op *wnn_op_by_name(const char *onnx_name);
+
+/* Checks a node before prepare: input and output counts, and that every
+ * attribute is one the op accepts. The message names the offending thing. */
+wnn_status wnn_op_check_node(const wnn_op *op, const struct cJSON *attrs, int num_inputs,
+                             int num_outputs, char *msg, size_t msg_cap);
+
+/* Writes a printf-style message into ctx->msg and returns status. */
+wnn_status wnn_op_fail(wnn_prepare_ctx *ctx, wnn_status status, const char *fmt, ...);
+wnn_status wnn_run_fail(const wnn_run_ctx *ctx, wnn_status status, const char *fmt, ...);
+
+/* Typed attribute readers (src/ops/attr.c). An absent attribute yields the
+ * default (or count -1 for lists); a present one of the wrong JSON type, or an
+ * integer attribute that is not integral, is WNN_ERR_BAD_ATTRIBUTE with a
+ * message naming it. */
+wnn_status wnn_attr_int(wnn_prepare_ctx *ctx, const char *name, int64_t dflt, int64_t *out);
+wnn_status wnn_attr_float(wnn_prepare_ctx *ctx, const char *name, float dflt, float *out);
+wnn_status wnn_attr_ints(wnn_prepare_ctx *ctx, const char *name, int64_t *out, int max, int *count);
+wnn_status wnn_attr_string(wnn_prepare_ctx *ctx, const char *name, const char *dflt,
+                           const char **out);
+
+/* Shape helpers. */
+int64_t wnn_shape_numel(int ndim, const int64_t *dims);
+bool wnn_shape_equal(int ndim_a, const int64_t *a, int ndim_b, const int64_t *b);
+
+#endif /* WNN_OP_H */

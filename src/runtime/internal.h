@@ -1,0 +1,22 @@
+/* Internal declarations shared by the runtime's own files and the builder. */
+#ifndef WNN_INTERNAL_H
+#define WNN_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wnn.h"
+
+/* Error reporting: writes the message to the thread's last error and, when buf
+ * is non-NULL, to buf (a handle's own message). Returns status. */
+wnn_status wnn_seterr(char *buf, size_t cap, wnn_status status, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+wnn_status wnn_vseterr(char *buf, size_t cap, wnn_status status, const char *fmt, va_list ap);
+void wnn_clear_error(void);
+
+#endif /* WNN_INTERNAL_H */

@@ -1,0 +1,657 @@
+/* wnn_model_load: reads the container, parses the graph, prepares every node
+ * and checks the memory plan. Everything that can be wrong with an artifact is
+ * found here, so that a model that loads runs. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "runtime/format.h"
+#include "runtime/internal.h"
+#include "runtime/model.h"
+#include "runtime/plan.h"
+
+#define MAX_VALUES (1 << 22)
+#define MAX_NODES (1 << 20)
+#define MAX_DIM (INT64_C(1) << 40)
+/* Arena values and scratch start at multiples of this. */
+#define ARENA_ALIGN 16
+
+static wnn_status fail(wnn_status status, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static wnn_status fail(wnn_status status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  wnn_vseterr(NULL, 0, status, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+/* ------------------------------------------------------------ JSON readers */
+
+static int is_int(const cJSON *j) {
+  return cJSON_IsNumber(j) && j->valuedouble == floor(j->valuedouble) &&
+         fabs(j->valuedouble) <= 9007199254740992.0;
+}
+
+/* An integer member in [lo, hi]. */
+static wnn_status get_int(const cJSON *obj, const char *key, int64_t lo, int64_t hi,
+                          const char *where, int64_t *out) {
+  const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!j) return fail(WNN_ERR_MALFORMED, "graph: %s has no \"%s\"", where, key);
+  if (!is_int(j) || j->valuedouble < (double)lo || j->valuedouble > (double)hi)
+    return fail(WNN_ERR_MALFORMED, "graph: %s.%s must be an integer in [%lld, %lld]", where, key,
+                (long long)lo, (long long)hi);
+  *out = (int64_t)j->valuedouble;
+  return WNN_OK;
+}
+
+static wnn_status get_size(const cJSON *obj, const char *key, const char *where, size_t *out) {
+  int64_t v;
+  int64_t hi = (uint64_t)SIZE_MAX / 2 > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)(SIZE_MAX / 2);
+  wnn_status st = get_int(obj, key, 0, hi, where, &v);
+  if (st == WNN_OK) *out = (size_t)v;
+  return st;
+}
+
+static const cJSON *get_array(const cJSON *obj, const char *key, const char *where) {
+  const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!cJSON_IsArray(j)) {
+    fail(WNN_ERR_MALFORMED, "graph: %s.%s must be an array", where, key);
+    return NULL;
+  }
+  return j;
+}
+
+/* An optional string member; *out stays NULL when absent. */
+static wnn_status get_name(const wnn_allocator *a, const cJSON *obj, const char *where,
+                           char **out) {
+  const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, "name");
+  if (!j) return WNN_OK;
+  if (!cJSON_IsString(j)) return fail(WNN_ERR_MALFORMED, "graph: %s.name must be a string", where);
+  *out = wnn_strndup(a, j->valuestring, strlen(j->valuestring));
+  return *out ? WNN_OK : fail(WNN_ERR_OUT_OF_MEMORY, "out of memory copying a name");
+}
+
+/* Formats a shape as "float32[1,3,224,224]". */
+static const char *shape_str(char *buf, size_t cap, wnn_dtype dtype, int ndim,
+                             const int64_t *dims) {
+  size_t n = (size_t)snprintf(buf, cap, "%s[", wnn_dtype_name(dtype));
+  for (int i = 0; i < ndim && n < cap; i++)
+    n += (size_t)snprintf(buf + n, cap - n, "%s%lld", i ? "," : "", (long long)dims[i]);
+  if (n < cap) snprintf(buf + n, cap - n, "]");
+  return buf;
+}
+
+/* ------------------------------------------------------------------ values */
+
+static wnn_status read_value(wnn_model *m, const cJSON *j, int index, const uint8_t *weights,
+                             size_t weights_size) {
+  wnn_value *v = &m->values[index];
+  char where[48];
+  snprintf(where, sizeof where, "values[%d]", index);
+  if (!cJSON_IsObject(j)) return fail(WNN_ERR_MALFORMED, "graph: %s must be an object", where);
+  wnn_status st = get_name(&m->allocator, j, where, &v->name);
+  if (st) return st;
+
+  const cJSON *kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
+  const char *k = cJSON_IsString(kind) ? kind->valuestring : "";
+  if (!strcmp(k, "input")) v->kind = WNN_VALUE_INPUT;
+  else if (!strcmp(k, "param")) v->kind = WNN_VALUE_PARAM;
+  else if (!strcmp(k, "arena")) v->kind = WNN_VALUE_ARENA;
+  else if (!strcmp(k, "alias")) v->kind = WNN_VALUE_ALIAS;
+  else return fail(WNN_ERR_MALFORMED, "graph: %s.kind must be input, param, arena or alias", where);
+
+  const cJSON *dt = cJSON_GetObjectItemCaseSensitive(j, "dtype");
+  v->dtype = wnn_dtype_from_name(cJSON_IsString(dt) ? dt->valuestring : NULL);
+  if (v->dtype == WNN_DTYPE_INVALID)
+    return fail(WNN_ERR_MALFORMED, "graph: %s.dtype is missing or not a known dtype", where);
+
+  const cJSON *shape = get_array(j, "shape", where);
+  if (!shape) return WNN_ERR_MALFORMED;
+  int ndim = cJSON_GetArraySize(shape);
+  if (ndim > WNN_MAX_DIMS)
+    return fail(WNN_ERR_MALFORMED, "graph: %s has %d dims; at most %d", where, ndim, WNN_MAX_DIMS);
+  v->ndim = ndim;
+  uint64_t numel = 1;
+  for (int d = 0; d < ndim; d++) {
+    const cJSON *e = cJSON_GetArrayItem(shape, d);
+    if (!is_int(e) || e->valuedouble < 0 || e->valuedouble > (double)MAX_DIM)
+      return fail(WNN_ERR_MALFORMED, "graph: %s.shape[%d] must be an integer in [0, 2^40]", where,
+                  d);
+    v->dims[d] = (int64_t)e->valuedouble;
+    if (v->dims[d] && numel > UINT64_MAX / (uint64_t)v->dims[d])
+      return fail(WNN_ERR_MALFORMED, "graph: %s: element count overflows", where);
+    numel *= (uint64_t)v->dims[d];
+  }
+  uint64_t esize = wnn_dtype_size(v->dtype);
+  if (numel > (uint64_t)(SIZE_MAX / 2) / esize)
+    return fail(WNN_ERR_MALFORMED, "graph: %s is too large for this platform (%llu elements)",
+                where, (unsigned long long)numel);
+  v->nbytes = (size_t)(numel * esize);
+  v->root = index;
+
+  switch (v->kind) {
+    case WNN_VALUE_INPUT:
+    case WNN_VALUE_ARENA:
+      if ((st = get_size(j, "offset", where, &v->offset))) return st;
+      if (v->offset % ARENA_ALIGN)
+        return fail(WNN_ERR_BAD_PLAN, "graph: %s.offset %zu is not a multiple of %d", where,
+                    v->offset, ARENA_ALIGN);
+      break;
+    case WNN_VALUE_PARAM: {
+      size_t offset, nbytes;
+      int64_t codec = 0;
+      if ((st = get_size(j, "offset", where, &offset))) return st;
+      if ((st = get_size(j, "nbytes", where, &nbytes))) return st;
+      if (cJSON_GetObjectItemCaseSensitive(j, "codec") &&
+          (st = get_int(j, "codec", 0, UINT32_MAX, where, &codec)))
+        return st;
+      if (codec != WNN_CODEC_RAW)
+        return fail(WNN_ERR_FEATURE, "graph: %s uses tensor codec %lld; this library reads only raw (0)",
+                    where, (long long)codec);
+      if (nbytes != v->nbytes)
+        return fail(WNN_ERR_MALFORMED, "graph: %s.nbytes is %zu but its dtype and shape need %zu",
+                    where, nbytes, v->nbytes);
+      if (offset % WNN_SECTION_ALIGN)
+        return fail(WNN_ERR_MALFORMED, "graph: %s.offset %zu is not a multiple of %d", where,
+                    offset, WNN_SECTION_ALIGN);
+      if (offset > weights_size || nbytes > weights_size - offset)
+        return fail(WNN_ERR_MALFORMED,
+                    "graph: %s (%s) lies at %zu+%zu, outside the %zu-byte WEIGHTS section", where,
+                    v->name ? v->name : "unnamed", offset, nbytes, weights_size);
+      v->data = weights + offset;
+      break;
+    }
+    case WNN_VALUE_ALIAS: {
+      int64_t of;
+      if ((st = get_int(j, "of", 0, m->num_values - 1, where, &of))) return st;
+      if (of == index) return fail(WNN_ERR_MALFORMED, "graph: %s is an alias of itself", where);
+      v->root = (int)of;
+      break;
+    }
+  }
+  if (!v->name && (v->kind == WNN_VALUE_INPUT || v->kind == WNN_VALUE_PARAM))
+    return fail(WNN_ERR_MALFORMED, "graph: %s is an %s without a name", where, k);
+  return WNN_OK;
+}
+
+/* Resolves alias chains to their root, rejecting cycles and size changes. */
+static wnn_status resolve_aliases(wnn_model *m) {
+  for (int i = 0; i < m->num_values; i++) {
+    wnn_value *v = &m->values[i];
+    if (v->kind != WNN_VALUE_ALIAS) continue;
+    int r = v->root, steps = 0;
+    while (m->values[r].kind == WNN_VALUE_ALIAS) {
+      r = m->values[r].root;
+      if (++steps > m->num_values)
+        return fail(WNN_ERR_MALFORMED, "graph: values[%d]: aliases form a cycle", i);
+    }
+    v->root = r;
+    if (m->values[r].nbytes != v->nbytes)
+      return fail(WNN_ERR_MALFORMED, "graph: values[%d] (%zu bytes) aliases values[%d] (%zu bytes)",
+                  i, v->nbytes, r, m->values[r].nbytes);
+    if (m->values[r].kind == WNN_VALUE_PARAM) v->data = m->values[r].data;
+  }
+  return WNN_OK;
+}
+
+/* "inputs" or "outputs": distinct value indices of named values. */
+static wnn_status read_io(wnn_model *m, const cJSON *graph, const char *key, int **list,
+                          int *count) {
+  const cJSON *arr = get_array(graph, key, "graph");
+  if (!arr) return WNN_ERR_MALFORMED;
+  int n = cJSON_GetArraySize(arr);
+  *list = wnn_calloc(&m->allocator, (size_t)n, sizeof(int), sizeof(int));
+  if (!*list) return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory reading graph %s", key);
+  *count = n;
+  int is_input = !strcmp(key, "inputs");
+  for (int i = 0; i < n; i++) {
+    const cJSON *e = cJSON_GetArrayItem(arr, i);
+    if (!is_int(e) || e->valuedouble < 0 || e->valuedouble >= m->num_values)
+      return fail(WNN_ERR_MALFORMED, "graph: %s[%d] is not a value index", key, i);
+    int v = (int)e->valuedouble;
+    const wnn_value *val = &m->values[v];
+    if (is_input && val->kind != WNN_VALUE_INPUT)
+      return fail(WNN_ERR_MALFORMED, "graph: inputs[%d] is value %d, which is not of kind input",
+                  i, v);
+    if (!val->name) return fail(WNN_ERR_MALFORMED, "graph: %s[%d] has no name", key, i);
+    for (int k = 0; k < i; k++) {
+      if ((*list)[k] == v)
+        return fail(WNN_ERR_MALFORMED, "graph: value %d is listed twice in %s", v, key);
+      if (!strcmp(m->values[(*list)[k]].name, val->name))
+        return fail(WNN_ERR_MALFORMED, "graph: two %s are named \"%s\"", key, val->name);
+    }
+    (*list)[i] = v;
+  }
+  return WNN_OK;
+}
+
+/* ------------------------------------------------------------------- nodes */
+
+static const char *node_label(char *buf, size_t cap, const wnn_model *m, int i) {
+  const wnn_node *n = &m->nodes[i];
+  snprintf(buf, cap, "node %d (%s%s%s%s)", i, n->op ? n->op->name : "?", n->name ? " '" : "",
+           n->name ? n->name : "", n->name ? "'" : "");
+  return buf;
+}
+
+/* Prepares node i: checks it, infers its outputs and compares them with the
+ * recorded values, and keeps the params the op filled. */
+static wnn_status read_node(wnn_model *m, const cJSON *j, int i, int *producer) {
+  wnn_node *n = &m->nodes[i];
+  char where[48], label[160], msg[256];
+  snprintf(where, sizeof where, "nodes[%d]", i);
+  if (!cJSON_IsObject(j)) return fail(WNN_ERR_MALFORMED, "graph: %s must be an object", where);
+  wnn_status st = get_name(&m->allocator, j, where, &n->name);
+  if (st) return st;
+  int64_t code;
+  if ((st = get_int(j, "op", 0, INT32_MAX, where, &code))) return st;
+  n->op = wnn_op_by_code((int)code);
+  if (!n->op)
+    return fail(WNN_ERR_UNKNOWN_OP, "graph: %s%s%s%s has op code %lld, unknown to this library",
+                where, n->name ? " ('" : "", n->name ? n->name : "", n->name ? "')" : "",
+                (long long)code);
+  node_label(label, sizeof label, m, i);
+
+  const cJSON *ins = get_array(j, "inputs", where), *outs = get_array(j, "outputs", where);
+  if (!ins || !outs) return WNN_ERR_MALFORMED;
+  n->num_inputs = cJSON_GetArraySize(ins);
+  n->num_outputs = cJSON_GetArraySize(outs);
+  if (n->num_inputs > WNN_MAX_IO || n->num_outputs > WNN_MAX_IO)
+    return fail(WNN_ERR_MALFORMED, "graph: %s has more than %d inputs or outputs", label,
+                WNN_MAX_IO);
+  const cJSON *attrs = cJSON_GetObjectItemCaseSensitive(j, "attrs");
+  if (attrs && !cJSON_IsObject(attrs))
+    return fail(WNN_ERR_MALFORMED, "graph: %s.attrs must be an object", label);
+  if ((st = wnn_op_check_node(n->op, attrs, n->num_inputs, n->num_outputs, msg, sizeof msg)))
+    return fail(st, "%s: %s", label, msg);
+
+  wnn_tdesc in[WNN_MAX_IO], out[WNN_MAX_IO];
+  memset(in, 0, sizeof in);
+  memset(out, 0, sizeof out);
+  for (int k = 0; k < n->num_inputs; k++) {
+    const cJSON *e = cJSON_GetArrayItem(ins, k);
+    if (!is_int(e) || e->valuedouble < -1 || e->valuedouble >= m->num_values)
+      return fail(WNN_ERR_MALFORMED, "graph: %s input %d is not a value index or -1", label, k);
+    int v = n->inputs[k] = (int)e->valuedouble;
+    if (v < 0) continue;
+    const wnn_value *val = &m->values[v];
+    if ((val->kind == WNN_VALUE_ARENA || val->kind == WNN_VALUE_ALIAS) && producer[v] < 0)
+      return fail(WNN_ERR_MALFORMED, "graph: %s reads value %d before any node produces it", label,
+                  v);
+    in[k].dtype = val->dtype;
+    in[k].ndim = val->ndim;
+    memcpy(in[k].dims, val->dims, sizeof in[k].dims);
+    in[k].data = val->data; /* non-NULL for params and aliases of params */
+  }
+  for (int k = 0; k < n->num_outputs; k++) {
+    const cJSON *e = cJSON_GetArrayItem(outs, k);
+    if (!is_int(e) || e->valuedouble < 0 || e->valuedouble >= m->num_values)
+      return fail(WNN_ERR_MALFORMED, "graph: %s output %d is not a value index", label, k);
+    int v = n->outputs[k] = (int)e->valuedouble;
+    const wnn_value *val = &m->values[v];
+    int want_alias = k == 0 && (n->op->flags & WNN_OP_ALIAS);
+    if (val->kind != (want_alias ? WNN_VALUE_ALIAS : WNN_VALUE_ARENA))
+      return fail(WNN_ERR_MALFORMED, "graph: %s output %d (value %d) must be of kind %s", label, k,
+                  v, want_alias ? "alias" : "arena");
+    if (want_alias && (n->inputs[0] < 0 || val->root != m->values[n->inputs[0]].root))
+      return fail(WNN_ERR_MALFORMED, "graph: %s output %d must alias the node's input 0", label,
+                  k);
+    if (producer[v] >= 0)
+      return fail(WNN_ERR_MALFORMED, "graph: value %d is produced by nodes %d and %d", v,
+                  producer[v], i);
+    producer[v] = i;
+  }
+
+  wnn_prepare_ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.attrs = attrs;
+  ctx.num_inputs = n->num_inputs;
+  ctx.inputs = in;
+  ctx.num_outputs = n->num_outputs;
+  ctx.outputs = out;
+  ctx.params = n->params;
+  ctx.kernels = m->kernels == WNN_KERNELS_REFERENCE ? WNN_KERNELS_SCALAR : m->kernels;
+  ctx.msg = msg;
+  ctx.msg_cap = sizeof msg;
+  msg[0] = '\0';
+  if ((st = n->op->prepare(&ctx))) return fail(st, "%s: %s", label, msg);
+
+  for (int k = 0; k < n->num_outputs; k++) {
+    const wnn_value *val = &m->values[n->outputs[k]];
+    if (out[k].dtype != val->dtype ||
+        !wnn_shape_equal(out[k].ndim, out[k].dims, val->ndim, val->dims)) {
+      char got[128], want[128];
+      return fail(WNN_ERR_MALFORMED, "graph: %s output %d is recorded as %s but the op gives %s",
+                  label, k, shape_str(want, sizeof want, val->dtype, val->ndim, val->dims),
+                  shape_str(got, sizeof got, out[k].dtype, out[k].ndim, out[k].dims));
+    }
+  }
+  if (cJSON_GetObjectItemCaseSensitive(j, "scratch_bytes")) {
+    if ((st = get_size(j, "scratch_bytes", where, &n->scratch_bytes)) ||
+        (st = get_size(j, "scratch_offset", where, &n->scratch_offset)))
+      return st;
+  }
+  if (n->scratch_bytes < ctx.scratch_bytes)
+    return fail(WNN_ERR_BAD_PLAN, "graph: %s plans %zu scratch bytes but needs %zu", label,
+                n->scratch_bytes, ctx.scratch_bytes);
+  if (n->scratch_offset % ARENA_ALIGN)
+    return fail(WNN_ERR_BAD_PLAN, "graph: %s scratch offset %zu is not a multiple of %d", label,
+                n->scratch_offset, ARENA_ALIGN);
+
+  if (n->op->flags & WNN_OP_ALIAS) {
+    n->run = NULL;
+  } else {
+    n->run = m->kernels == WNN_KERNELS_REFERENCE ? n->op->reference : n->op->run;
+    if (!n->run)
+      return fail(WNN_ERR_UNSUPPORTED, "%s: this build has no %s kernel for it", label,
+                  m->kernels == WNN_KERNELS_REFERENCE ? "reference" : "shipped");
+  }
+  return WNN_OK;
+}
+
+/* --------------------------------------------------------------- the plan */
+
+static wnn_status check_plan(wnn_model *m, const int *producer) {
+  int end = m->num_nodes; /* a step after the last node: "live until the run ends" */
+  for (int v = 0; v < m->num_values; v++) {
+    wnn_value *val = &m->values[v];
+    val->first = val->kind == WNN_VALUE_INPUT ? 0 : producer[v] >= 0 ? producer[v] : 0;
+    val->last = val->kind == WNN_VALUE_INPUT ? end : val->first;
+    if ((val->kind == WNN_VALUE_ARENA || val->kind == WNN_VALUE_ALIAS) && producer[v] < 0)
+      return fail(WNN_ERR_MALFORMED, "graph: value %d (%s) is never produced by a node", v,
+                  val->name ? val->name : "unnamed");
+  }
+  /* Readers and aliases extend their root's life; outputs live to the end. */
+  for (int i = 0; i < m->num_nodes; i++)
+    for (int k = 0; k < m->nodes[i].num_inputs; k++) {
+      int v = m->nodes[i].inputs[k];
+      if (v >= 0 && m->values[m->values[v].root].last < i) m->values[m->values[v].root].last = i;
+    }
+  for (int v = 0; v < m->num_values; v++) {
+    wnn_value *val = &m->values[v], *root = &m->values[val->root];
+    if (val->kind == WNN_VALUE_ALIAS && root->last < val->last) root->last = val->last;
+  }
+  for (int k = 0; k < m->num_outputs; k++) m->values[m->values[m->outputs[k]].root].last = end;
+
+  int nblocks = m->num_values + m->num_nodes;
+  wnn_plan_block *blocks = wnn_calloc(&m->allocator, (size_t)nblocks, sizeof *blocks, 8);
+  int *owner = wnn_calloc(&m->allocator, (size_t)nblocks, sizeof *owner, sizeof(int));
+  wnn_status st = WNN_OK;
+  if (!blocks || !owner) {
+    st = fail(WNN_ERR_OUT_OF_MEMORY, "out of memory checking the memory plan");
+    goto done;
+  }
+  int n = 0;
+  for (int v = 0; v < m->num_values; v++) {
+    const wnn_value *val = &m->values[v];
+    if (val->kind != WNN_VALUE_INPUT && val->kind != WNN_VALUE_ARENA) continue;
+    blocks[n] = (wnn_plan_block){val->nbytes, val->first, val->last, val->offset};
+    owner[n++] = v;
+  }
+  for (int i = 0; i < m->num_nodes; i++) {
+    const wnn_node *node = &m->nodes[i];
+    if (!node->scratch_bytes) continue;
+    blocks[n] = (wnn_plan_block){node->scratch_bytes, i, i, node->scratch_offset};
+    owner[n++] = -1 - i;
+  }
+  int a, b;
+  if (wnn_plan_check(blocks, n, m->arena_bytes, &a, &b) != WNN_OK) {
+    char da[200], db[200], label[160];
+    int who[2] = {owner[a], b >= 0 ? owner[b] : 0};
+    char *desc[2] = {da, db};
+    for (int k = 0; k < (b >= 0 ? 2 : 1); k++) {
+      if (who[k] >= 0)
+        snprintf(desc[k], 200, "value %d (%s, bytes %zu..%zu, live over nodes %d..%d)", who[k],
+                 m->values[who[k]].name ? m->values[who[k]].name : "unnamed",
+                 m->values[who[k]].offset, m->values[who[k]].offset + m->values[who[k]].nbytes,
+                 m->values[who[k]].first, m->values[who[k]].last);
+      else
+        snprintf(desc[k], 200, "the scratch of %s",
+                 node_label(label, sizeof label, m, -1 - who[k]));
+    }
+    if (b < 0)
+      st = fail(WNN_ERR_BAD_PLAN, "graph: %s lies outside the %zu-byte arena", da, m->arena_bytes);
+    else
+      st = fail(WNN_ERR_BAD_PLAN, "graph: %s overlaps %s while both are live", da, db);
+  }
+done:
+  wnn_free(&m->allocator, blocks, (size_t)nblocks * sizeof *blocks, 8);
+  wnn_free(&m->allocator, owner, (size_t)nblocks * sizeof *owner, sizeof(int));
+  return st;
+}
+
+/* ------------------------------------------------------------------- load */
+
+static wnn_status read_graph(wnn_model *m, const cJSON *g, const uint8_t *weights,
+                             size_t weights_size) {
+  if (!cJSON_IsObject(g)) return fail(WNN_ERR_MALFORMED, "graph: the GRAPH section is not a JSON object");
+  const cJSON *values = get_array(g, "values", "graph");
+  const cJSON *nodes = get_array(g, "nodes", "graph");
+  if (!values || !nodes) return WNN_ERR_MALFORMED;
+  wnn_status st = get_size(g, "arena_bytes", "graph", &m->arena_bytes);
+  if (st) return st;
+  if (m->arena_bytes > SIZE_MAX / 2)
+    return fail(WNN_ERR_BAD_PLAN, "graph: arena_bytes %zu is too large", m->arena_bytes);
+  int nv = cJSON_GetArraySize(values), nn = cJSON_GetArraySize(nodes);
+  if (nv > MAX_VALUES || nn > MAX_NODES)
+    return fail(WNN_ERR_MALFORMED, "graph: %d values and %d nodes exceed the limits (%d, %d)", nv,
+                nn, MAX_VALUES, MAX_NODES);
+
+  m->values = wnn_calloc(&m->allocator, (size_t)nv, sizeof *m->values, 16);
+  m->nodes = wnn_calloc(&m->allocator, (size_t)nn, sizeof *m->nodes, 16);
+  int *producer = wnn_calloc(&m->allocator, (size_t)nv, sizeof(int), sizeof(int));
+  if (!m->values || !m->nodes || !producer) {
+    wnn_free(&m->allocator, producer, (size_t)nv * sizeof(int), sizeof(int));
+    return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory for %d values and %d nodes", nv, nn);
+  }
+  m->num_values = nv;
+  m->num_nodes = nn;
+  for (int v = 0; v < nv; v++) producer[v] = -1;
+
+  int i = 0;
+  for (const cJSON *e = values->child; e && !st; e = e->next)
+    st = read_value(m, e, i++, weights, weights_size);
+  if (!st) st = resolve_aliases(m);
+  if (!st) st = read_io(m, g, "inputs", &m->inputs, &m->num_inputs);
+  if (!st) st = read_io(m, g, "outputs", &m->outputs, &m->num_outputs);
+  if (!st) {
+    int listed = 0;
+    for (int v = 0; v < nv; v++) {
+      if (m->values[v].kind == WNN_VALUE_INPUT) listed++;
+      if (m->values[v].kind == WNN_VALUE_PARAM) m->num_params++;
+    }
+    if (listed != m->num_inputs)
+      st = fail(WNN_ERR_MALFORMED, "graph: %d values are of kind input but inputs lists %d",
+                listed, m->num_inputs);
+  }
+  if (!st) {
+    m->params = wnn_calloc(&m->allocator, (size_t)m->num_params, sizeof(int), sizeof(int));
+    if (!m->params) st = fail(WNN_ERR_OUT_OF_MEMORY, "out of memory listing params");
+    for (int v = 0, k = 0; !st && v < nv; v++)
+      if (m->values[v].kind == WNN_VALUE_PARAM) m->params[k++] = v;
+  }
+  i = 0;
+  for (const cJSON *e = nodes->child; e && !st; e = e->next) st = read_node(m, e, i++, producer);
+  if (!st) st = check_plan(m, producer);
+  wnn_free(&m->allocator, producer, (size_t)nv * sizeof(int), sizeof(int));
+  return st;
+}
+
+static wnn_status read_metadata(wnn_model *m, const wnn_section *s) {
+  cJSON *meta = cJSON_ParseWithLength((const char *)s->data, s->size);
+  int ok = cJSON_IsObject(meta);
+  cJSON_Delete(meta);
+  if (!ok && wnn_json_out_of_memory())
+    return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory parsing metadata");
+  if (!ok) return fail(WNN_ERR_MALFORMED, "metadata: the METADATA section is not a JSON object");
+  m->metadata = wnn_strndup(&m->allocator, (const char *)s->data, s->size);
+  return m->metadata ? WNN_OK : fail(WNN_ERR_OUT_OF_MEMORY, "out of memory copying metadata");
+}
+
+wnn_status wnn_model_load(const void *data, size_t size, const wnn_load_options *options,
+                          wnn_model **out) {
+  wnn_clear_error();
+  if (!out) return fail(WNN_ERR_INVALID_ARGUMENT, "wnn_model_load: out is NULL");
+  wnn_load_options opt = {0, WNN_KERNELS_AUTO, NULL};
+  if (options) opt = *options;
+  if (opt.flags & ~(unsigned)(WNN_LOAD_BORROW | WNN_LOAD_NO_CHECKSUM))
+    return fail(WNN_ERR_INVALID_ARGUMENT, "wnn_model_load: unknown flags 0x%x", opt.flags);
+  if (opt.kernels != WNN_KERNELS_AUTO && opt.kernels != WNN_KERNELS_SCALAR &&
+      opt.kernels != WNN_KERNELS_REFERENCE)
+    return fail(WNN_ERR_INVALID_ARGUMENT, "wnn_model_load: unknown kernels option %d",
+                (int)opt.kernels);
+#ifndef WNN_WITH_REFERENCE
+  if (opt.kernels == WNN_KERNELS_REFERENCE)
+    return fail(WNN_ERR_UNSUPPORTED, "this build has no reference kernels (WNN_WITH_REFERENCE)");
+#endif
+  const wnn_allocator *a = opt.allocator ? opt.allocator : &wnn_default_allocator;
+  if (!a->alloc || !a->free)
+    return fail(WNN_ERR_INVALID_ARGUMENT, "wnn_model_load: allocator lacks alloc or free");
+
+  /* Validate the container on the caller's bytes first: a garbage buffer
+   * costs no copy. */
+  wnn_container c;
+  int verify = !(opt.flags & WNN_LOAD_NO_CHECKSUM);
+  wnn_status st = wnn_container_read(data, size, verify, &c);
+  if (st) return st;
+
+  wnn_model *m = wnn_calloc(a, 1, sizeof *m, 16);
+  if (!m) return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory for the model");
+  m->allocator = *a;
+  m->kernels = opt.kernels;
+
+  const uint8_t *base = data;
+  if (!(opt.flags & WNN_LOAD_BORROW)) {
+    size_t file_size = (size_t)wnn_rd64(base + 16);
+    m->copy = wnn_alloc(a, file_size, 64);
+    if (!m->copy) {
+      wnn_model_free(m);
+      return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory copying a %zu-byte artifact", file_size);
+    }
+    memcpy(m->copy, data, file_size);
+    m->copy_size = file_size;
+    ptrdiff_t shift = m->copy - base;
+    c.graph.data += shift;
+    c.metadata.data += shift;
+    if (c.weights.data) c.weights.data += shift;
+  }
+  const uint8_t *weights = c.weights.data;
+  if (weights && (uintptr_t)weights % 8 != 0) {
+    /* Borrowed and misaligned for int64/float64 loads: copy the weights once. */
+    m->weights_copy = wnn_alloc(a, c.weights.size, 64);
+    if (!m->weights_copy) {
+      wnn_model_free(m);
+      return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory realigning %zu bytes of weights",
+                  c.weights.size);
+    }
+    memcpy(m->weights_copy, weights, c.weights.size);
+    weights = m->weights_copy;
+  }
+  m->weights_size = c.weights.size;
+
+  wnn_json_begin(a);
+  st = read_metadata(m, &c.metadata);
+  if (!st) {
+    cJSON *graph = cJSON_ParseWithLength((const char *)c.graph.data, c.graph.size);
+    if (!graph && wnn_json_out_of_memory())
+      st = fail(WNN_ERR_OUT_OF_MEMORY, "out of memory parsing the graph");
+    else if (!graph)
+      st = fail(WNN_ERR_MALFORMED, "graph: the GRAPH section is not valid JSON (near byte %zu)",
+                (size_t)(cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() - (const char *)c.graph.data : 0));
+    else
+      st = read_graph(m, graph, weights, c.weights.size);
+    cJSON_Delete(graph);
+  }
+  wnn_json_end();
+  if (st) {
+    char saved[512];
+    snprintf(saved, sizeof saved, "%s", wnn_last_error());
+    wnn_model_free(m);
+    return fail(st, "%s", saved);
+  }
+  *out = m;
+  return WNN_OK;
+}
+
+void wnn_model_free(wnn_model *m) {
+  if (!m) return;
+  const wnn_allocator a = m->allocator;
+  for (int v = 0; m->values && v < m->num_values; v++) wnn_free_str(&a, m->values[v].name);
+  for (int i = 0; m->nodes && i < m->num_nodes; i++) wnn_free_str(&a, m->nodes[i].name);
+  wnn_free(&a, m->values, (size_t)m->num_values * sizeof *m->values, 16);
+  wnn_free(&a, m->nodes, (size_t)m->num_nodes * sizeof *m->nodes, 16);
+  wnn_free(&a, m->inputs, (size_t)m->num_inputs * sizeof(int), sizeof(int));
+  wnn_free(&a, m->outputs, (size_t)m->num_outputs * sizeof(int), sizeof(int));
+  wnn_free(&a, m->params, (size_t)m->num_params * sizeof(int), sizeof(int));
+  wnn_free_str(&a, m->metadata);
+  wnn_free(&a, m->weights_copy, m->weights_size, 64);
+  wnn_free(&a, m->copy, m->copy_size, 64);
+  wnn_free(&a, m, sizeof *m, 16);
+}
+
+/* ----------------------------------------------------------------- queries */
+
+int wnn_model_num_inputs(const wnn_model *m) { return m ? m->num_inputs : 0; }
+int wnn_model_num_outputs(const wnn_model *m) { return m ? m->num_outputs : 0; }
+int wnn_model_num_params(const wnn_model *m) { return m ? m->num_params : 0; }
+size_t wnn_model_arena_bytes(const wnn_model *m) { return m ? m->arena_bytes : 0; }
+size_t wnn_model_weights_bytes(const wnn_model *m) { return m ? m->weights_size : 0; }
+const char *wnn_model_metadata(const wnn_model *m) { return m ? m->metadata : "{}"; }
+
+static wnn_status info(const wnn_model *m, const int *list, int count, const char *what,
+                       int index, wnn_tensor_info *out) {
+  if (!m || !out) return fail(WNN_ERR_INVALID_ARGUMENT, "%s info: model or info is NULL", what);
+  if (index < 0 || index >= count)
+    return fail(WNN_ERR_OUT_OF_RANGE, "%s index %d is out of range: the model has %d %ss", what,
+                index, count, what);
+  const wnn_value *v = &m->values[list[index]];
+  out->name = v->name;
+  out->dtype = v->dtype;
+  out->ndim = v->ndim;
+  out->shape = v->dims;
+  out->nbytes = v->nbytes;
+  return WNN_OK;
+}
+
+wnn_status wnn_model_input_info(const wnn_model *m, int index, wnn_tensor_info *out) {
+  return info(m, m ? m->inputs : NULL, m ? m->num_inputs : 0, "input", index, out);
+}
+wnn_status wnn_model_output_info(const wnn_model *m, int index, wnn_tensor_info *out) {
+  return info(m, m ? m->outputs : NULL, m ? m->num_outputs : 0, "output", index, out);
+}
+wnn_status wnn_model_param_info(const wnn_model *m, int index, wnn_tensor_info *out) {
+  return info(m, m ? m->params : NULL, m ? m->num_params : 0, "param", index, out);
+}
+
+static wnn_status find(const wnn_model *m, const int *list, int count, const char *what,
+                       const char *name, int *index) {
+  if (!m || !name || !index)
+    return fail(WNN_ERR_INVALID_ARGUMENT, "%s index: model, name or index is NULL", what);
+  for (int i = 0; i < count; i++)
+    if (!strcmp(m->values[list[i]].name, name)) {
+      *index = i;
+      return WNN_OK;
+    }
+  /* Name the candidates: the usual cause is a typo or a mangled name. */
+  char known[320];
+  size_t n = 0;
+  known[0] = '\0';
+  for (int i = 0; i < count && n < sizeof known - 8; i++)
+    n += (size_t)snprintf(known + n, sizeof known - n, "%s\"%s\"", i ? ", " : "",
+                          m->values[list[i]].name);
+  return fail(WNN_ERR_NOT_FOUND, "no %s is named \"%s\"; the model's %ss are: %s", what, name,
+              what, count ? known : "(none)");
+}
+
+wnn_status wnn_model_input_index(const wnn_model *m, const char *name, int *index) {
+  return find(m, m ? m->inputs : NULL, m ? m->num_inputs : 0, "input", name, index);
+}
+wnn_status wnn_model_output_index(const wnn_model *m, const char *name, int *index) {
+  return find(m, m ? m->outputs : NULL, m ? m->num_outputs : 0, "output", name, index);
+}
