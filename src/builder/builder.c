@@ -397,10 +397,27 @@ static wnn_status plan(wnn_builder *b, size_t *arena_bytes) {
 
 /* -------------------------------------------------------------- serializing */
 
+/* Attach item to obj under key, or to an array; either way the container owns
+ * item afterwards, so a failure (cJSON copies keys, which can run out of
+ * memory) cannot leak it. */
+static int put(cJSON *obj, const char *key, cJSON *item) {
+  if (!item) return 0;
+  if (cJSON_AddItemToObject(obj, key, item)) return 1;
+  cJSON_Delete(item);
+  return 0;
+}
+
+static int push(cJSON *array, cJSON *item) {
+  if (!item) return 0;
+  if (cJSON_AddItemToArray(array, item)) return 1;
+  cJSON_Delete(item);
+  return 0;
+}
+
 static cJSON *shape_json(int ndim, const int64_t *dims) {
   cJSON *a = cJSON_CreateArray();
   for (int d = 0; a && d < ndim; d++)
-    if (!cJSON_AddItemToArray(a, cJSON_CreateNumber((double)dims[d]))) {
+    if (!push(a, cJSON_CreateNumber((double)dims[d]))) {
       cJSON_Delete(a);
       return NULL;
     }
@@ -410,7 +427,7 @@ static cJSON *shape_json(int ndim, const int64_t *dims) {
 static cJSON *ints_json(const int *v, int n) {
   cJSON *a = cJSON_CreateArray();
   for (int i = 0; a && i < n; i++)
-    if (!cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]))) {
+    if (!push(a, cJSON_CreateNumber(v[i]))) {
       cJSON_Delete(a);
       return NULL;
     }
@@ -435,11 +452,11 @@ static cJSON *graph_json(const wnn_builder *b, size_t arena_bytes) {
   for (int i = 0; ok && i < b->num_values; i++) {
     const bvalue *v = &b->values[i];
     cJSON *o = cJSON_CreateObject();
-    ok = cJSON_AddItemToArray(values, o);
+    ok = push(values, o);
     if (ok && v->name) ok = cJSON_AddStringToObject(o, "name", v->name) != NULL;
     ok = ok && cJSON_AddStringToObject(o, "kind", kind_name(v->kind));
     ok = ok && cJSON_AddStringToObject(o, "dtype", wnn_dtype_name(v->dtype));
-    ok = ok && cJSON_AddItemToObject(o, "shape", shape_json(v->ndim, v->dims));
+    ok = ok && put(o, "shape", shape_json(v->ndim, v->dims));
     if (v->kind == WNN_VALUE_ALIAS) ok = ok && cJSON_AddNumberToObject(o, "of", v->root);
     else ok = ok && cJSON_AddNumberToObject(o, "offset", (double)v->offset);
     if (v->kind == WNN_VALUE_PARAM) {
@@ -447,19 +464,19 @@ static cJSON *graph_json(const wnn_builder *b, size_t arena_bytes) {
       ok = ok && cJSON_AddNumberToObject(o, "codec", WNN_CODEC_RAW);
     }
   }
-  ok = ok && cJSON_AddItemToObject(g, "inputs", ints_json(b->inputs, b->num_inputs));
-  ok = ok && cJSON_AddItemToObject(g, "outputs", ints_json(b->outputs, b->num_outputs));
+  ok = ok && put(g, "inputs", ints_json(b->inputs, b->num_inputs));
+  ok = ok && put(g, "outputs", ints_json(b->outputs, b->num_outputs));
   cJSON *nodes = ok ? cJSON_AddArrayToObject(g, "nodes") : NULL;
   ok = ok && nodes;
   for (int i = 0; ok && i < b->num_nodes; i++) {
     const bnode *n = &b->nodes[i];
     cJSON *o = cJSON_CreateObject();
-    ok = cJSON_AddItemToArray(nodes, o);
+    ok = push(nodes, o);
     ok = ok && cJSON_AddNumberToObject(o, "op", n->op->code);
     if (ok && n->name) ok = cJSON_AddStringToObject(o, "name", n->name) != NULL;
-    ok = ok && cJSON_AddItemToObject(o, "inputs", ints_json(n->inputs, n->num_inputs));
-    ok = ok && cJSON_AddItemToObject(o, "outputs", ints_json(n->outputs, n->num_outputs));
-    if (ok && n->attrs) ok = cJSON_AddItemToObject(o, "attrs", cJSON_Duplicate(n->attrs, 1));
+    ok = ok && put(o, "inputs", ints_json(n->inputs, n->num_inputs));
+    ok = ok && put(o, "outputs", ints_json(n->outputs, n->num_outputs));
+    if (ok && n->attrs) ok = put(o, "attrs", cJSON_Duplicate(n->attrs, 1));
     if (ok && n->scratch_bytes) {
       ok = cJSON_AddNumberToObject(o, "scratch_offset", (double)n->scratch_offset) != NULL;
       ok = ok && cJSON_AddNumberToObject(o, "scratch_bytes", (double)n->scratch_bytes);
@@ -478,9 +495,9 @@ static cJSON *io_json(const wnn_builder *b, const int *list, int n) {
   for (int i = 0; a && i < n; i++) {
     const bvalue *v = &b->values[list[i]];
     cJSON *o = cJSON_CreateObject();
-    int ok = cJSON_AddItemToArray(a, o) && cJSON_AddStringToObject(o, "name", v->name) &&
+    int ok = push(a, o) && cJSON_AddStringToObject(o, "name", v->name) &&
              cJSON_AddStringToObject(o, "dtype", wnn_dtype_name(v->dtype)) &&
-             cJSON_AddItemToObject(o, "shape", shape_json(v->ndim, v->dims));
+             put(o, "shape", shape_json(v->ndim, v->dims));
     if (!ok) {
       cJSON_Delete(a);
       return NULL;
@@ -503,8 +520,8 @@ static cJSON *metadata_json(const wnn_builder *b, size_t arena_bytes, size_t wei
     snprintf(producer, sizeof producer, "wnn-builder %s", wnn_version());
     ok = cJSON_AddStringToObject(m, "producer", producer) != NULL;
   }
-  ok = ok && cJSON_AddItemToObject(m, "inputs", io_json(b, b->inputs, b->num_inputs));
-  ok = ok && cJSON_AddItemToObject(m, "outputs", io_json(b, b->outputs, b->num_outputs));
+  ok = ok && put(m, "inputs", io_json(b, b->inputs, b->num_inputs));
+  ok = ok && put(m, "outputs", io_json(b, b->outputs, b->num_outputs));
   ok = ok && cJSON_AddNumberToObject(m, "num_params", num_params);
   ok = ok && cJSON_AddNumberToObject(m, "num_nodes", b->num_nodes);
   ok = ok && cJSON_AddNumberToObject(m, "arena_bytes", (double)arena_bytes);
