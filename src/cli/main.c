@@ -1,0 +1,550 @@
+/*
+ * The wnn command-line tool: `wnn info`, `wnn run`, `wnn bench` (docs/cli.md).
+ *
+ * One source for the native binary (build/native/wnn) and the WASI command
+ * (dist/wnn-wasi.wasm): it uses only the C library's stdio, stdlib, string and
+ * time functions. Unlike the library, the CLI prints: results to stdout,
+ * errors to stderr as "wnn: <what>: <why>".
+ *
+ * Exit status: 0 success, 1 a model, input or I/O error, 2 a usage error.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wnn.h"
+
+#include "bench.h"
+#include "fileio.h"
+#include "host_tensor.h"
+#include "npy.h"
+
+enum { EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+#define MAX_INPUT_SPECS 256
+
+static const char usage_text[] =
+    "usage: wnn <command> [arguments]\n"
+    "\n"
+    "commands:\n"
+    "  info MODEL.wnn [--json]\n"
+    "      inputs, outputs, params count, arena and weights bytes, metadata\n"
+    "  run MODEL.wnn --input NAME=FILE ... [--output-dir DIR]\n"
+    "      runs the model once; FILE is .npy or an ONNX TensorProto .pb; NAME is an\n"
+    "      input name or index; writes DIR/output_<i>.npy (DIR defaults to .) and\n"
+    "      prints one JSON line per output\n"
+    "  bench MODEL.wnn [--number N] [--repeat R] [--min-repeat-ms M] [--input NAME=FILE]...\n"
+    "      times runs like TVM's time_evaluator (defaults: N=10, R=1, M=0; one\n"
+    "      warm-up run; inputs not given are zeros) and prints JSON\n"
+    "  help | --help       this text\n"
+    "  --version           the library and artifact format versions\n"
+    "\n"
+    "exit status: 0 ok, 1 model/input/run error, 2 usage error\n";
+
+/* ------------------------------------------------------------- reporting */
+
+static int fail(const char *fmt, ...) WNN_CLI_PRINTF(1, 2);
+static int fail(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("wnn: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return EXIT_FAIL;
+}
+
+static int usage_error(const char *fmt, ...) WNN_CLI_PRINTF(1, 2);
+static int usage_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("wnn: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputs("\nRun 'wnn help' for usage.\n", stderr);
+  va_end(ap);
+  return EXIT_USAGE;
+}
+
+/* A JSON string literal. */
+static void json_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    switch (*p) {
+      case '"': fputs("\\\"", f); break;
+      case '\\': fputs("\\\\", f); break;
+      case '\n': fputs("\\n", f); break;
+      case '\r': fputs("\\r", f); break;
+      case '\t': fputs("\\t", f); break;
+      default:
+        if (*p < 0x20) fprintf(f, "\\u%04x", *p);
+        else fputc(*p, f);
+    }
+  }
+  fputc('"', f);
+}
+
+static void json_shape(FILE *f, int ndim, const int64_t *shape) {
+  fputc('[', f);
+  for (int i = 0; i < ndim; i++) fprintf(f, i ? ",%lld" : "%lld", (long long)shape[i]);
+  fputc(']', f);
+}
+
+/* A finite number; JSON has no inf or nan. */
+static void json_number(FILE *f, double x) {
+  if (x != x || x > 1e300 || x < -1e300) fputs("null", f);
+  else fprintf(f, "%.9g", x);
+}
+
+static const char *shape_text(char *buf, size_t cap, int ndim, const int64_t *shape) {
+  return wnn_shape_str(buf, cap, ndim, shape);
+}
+
+/* --------------------------------------------------------- command line */
+
+/* The arguments after the command: one positional (the model) and options. */
+typedef struct cli_args {
+  const char *model;
+  const char *input_specs[MAX_INPUT_SPECS];
+  int num_inputs;
+  const char *output_dir;
+  int json;
+  long number, repeat;
+  double min_repeat_ms;
+} cli_args;
+
+enum { OPT_JSON = 1, OPT_INPUT = 2, OPT_OUTPUT_DIR = 4, OPT_NUMBER = 8, OPT_REPEAT = 16,
+       OPT_MIN_REPEAT_MS = 32 };
+
+static int parse_long(const char *opt, const char *text, long min, long *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(text, &end, 10);
+  if (!*text || *end || errno == ERANGE || v < min || v > INT_MAX)
+    return usage_error("%s expects an integer >= %ld, got '%s'", opt, min, text);
+  *out = v;
+  return 0;
+}
+
+static int parse_double(const char *opt, const char *text, double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(text, &end);
+  if (!*text || *end || errno == ERANGE || !(v >= 0.0) || v > 1e9)
+    return usage_error("%s expects a number of milliseconds >= 0, got '%s'", opt, text);
+  *out = v;
+  return 0;
+}
+
+/* Parses argv[first..argc) for `command`, accepting the options in `allowed`.
+ * Options take their value as the next argument or after '='. Returns 0 or the
+ * usage exit status. */
+static int parse_args(const char *command, int argc, char **argv, int first, unsigned allowed,
+                      cli_args *a) {
+  memset(a, 0, sizeof *a);
+  a->output_dir = ".";
+  a->number = 10;
+  a->repeat = 1;
+  a->min_repeat_ms = 0.0;
+  for (int i = first; i < argc; i++) {
+    const char *arg = argv[i];
+    if (arg[0] != '-' || arg[1] == '\0') {
+      if (a->model) return usage_error("%s: unexpected argument '%s'", command, arg);
+      a->model = arg;
+      continue;
+    }
+    static const struct {
+      const char *name;
+      unsigned flag;
+      int takes_value;
+    } opts[] = {{"--json", OPT_JSON, 0},          {"--input", OPT_INPUT, 1},
+                {"--output-dir", OPT_OUTPUT_DIR, 1}, {"--number", OPT_NUMBER, 1},
+                {"--repeat", OPT_REPEAT, 1},      {"--min-repeat-ms", OPT_MIN_REPEAT_MS, 1}};
+    size_t k, n = 0;
+    const char *eq = strchr(arg, '=');
+    size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
+    for (k = 0; k < sizeof opts / sizeof opts[0]; k++) {
+      n = strlen(opts[k].name);
+      if (name_len == n && strncmp(arg, opts[k].name, n) == 0) break;
+    }
+    if (k == sizeof opts / sizeof opts[0] || !(opts[k].flag & allowed))
+      return usage_error("%s: unknown option '%.*s'", command, (int)name_len, arg);
+    const char *value = NULL;
+    if (opts[k].takes_value) {
+      if (eq) {
+        value = eq + 1;
+      } else {
+        if (i + 1 >= argc) return usage_error("%s: %s needs a value", command, opts[k].name);
+        value = argv[++i];
+      }
+    } else if (eq) {
+      return usage_error("%s: %s takes no value", command, opts[k].name);
+    }
+    int rc = 0;
+    switch (opts[k].flag) {
+      case OPT_JSON: a->json = 1; break;
+      case OPT_INPUT:
+        if (a->num_inputs == MAX_INPUT_SPECS)
+          return usage_error("%s: more than %d --input options", command, MAX_INPUT_SPECS);
+        a->input_specs[a->num_inputs++] = value;
+        break;
+      case OPT_OUTPUT_DIR:
+        if (!*value) return usage_error("%s: --output-dir is empty", command);
+        a->output_dir = value;
+        break;
+      case OPT_NUMBER: rc = parse_long("--number", value, 1, &a->number); break;
+      case OPT_REPEAT: rc = parse_long("--repeat", value, 1, &a->repeat); break;
+      case OPT_MIN_REPEAT_MS: rc = parse_double("--min-repeat-ms", value, &a->min_repeat_ms); break;
+    }
+    if (rc) return rc;
+  }
+  if (!a->model) return usage_error("%s: no model file given", command);
+  return 0;
+}
+
+/* ------------------------------------------------------------- the model */
+
+static int load_model(const char *path, wnn_model **model) {
+  void *data;
+  size_t size;
+  char err[512];
+  if (wnn_file_read(path, &data, &size, err, sizeof err) != WNN_OK)
+    return fail("%s: %s", path, err);
+  wnn_status st = wnn_model_load(data, size, NULL, model);
+  free(data);
+  if (st != WNN_OK)
+    return fail("%s: cannot load model: %s: %s", path, wnn_status_str(st), wnn_last_error());
+  return 0;
+}
+
+/* "'a', 'b'" : the model's input names, for messages. */
+static void input_names(const wnn_model *model, char *buf, size_t cap) {
+  size_t used = 0;
+  buf[0] = '\0';
+  int n = wnn_model_num_inputs(model);
+  for (int i = 0; i < n && used < cap; i++) {
+    wnn_tensor_info info;
+    if (wnn_model_input_info(model, i, &info) != WNN_OK) continue;
+    used += (size_t)snprintf(buf + used, cap - used, "%s'%s'", i ? ", " : "", info.name);
+  }
+  if (n == 0) snprintf(buf, cap, "none");
+}
+
+static int is_decimal(const char *s) {
+  if (!*s) return 0;
+  for (; *s; s++)
+    if (*s < '0' || *s > '9') return 0;
+  return 1;
+}
+
+/* Reads every --input NAME=FILE into the executor, checking dtype and shape
+ * against the model. given[i] is set for each input i set. */
+static int set_inputs(const wnn_model *model, wnn_executor *exec, const cli_args *a,
+                      unsigned char *given) {
+  int num_inputs = wnn_model_num_inputs(model);
+  for (int s = 0; s < a->num_inputs; s++) {
+    const char *spec = a->input_specs[s];
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec || !eq[1])
+      return usage_error("--input expects NAME=FILE (NAME an input name or index), got '%s'",
+                         spec);
+    size_t name_len = (size_t)(eq - spec);
+    char *name = (char *)malloc(name_len + 1);
+    if (!name) return fail("out of memory");
+    memcpy(name, spec, name_len);
+    name[name_len] = '\0';
+    const char *path = eq + 1;
+
+    int index = -1;
+    if (wnn_model_input_index(model, name, &index) != WNN_OK) {
+      if (is_decimal(name)) {
+        long v = name_len <= 9 ? strtol(name, NULL, 10) : LONG_MAX;
+        if (v >= num_inputs) {
+          int rc = fail("--input %s: input index %s is out of range (the model has %d input%s)",
+                        spec, name, num_inputs, num_inputs == 1 ? "" : "s");
+          free(name);
+          return rc;
+        }
+        index = (int)v;
+      } else {
+        char names[1024];
+        input_names(model, names, sizeof names);
+        int rc = fail("--input %s: the model has no input named '%s' (its inputs: %s)", spec,
+                      name, names);
+        free(name);
+        return rc;
+      }
+    }
+    free(name);
+    wnn_tensor_info info;
+    wnn_status st = wnn_model_input_info(model, index, &info);
+    if (st != WNN_OK) return fail("input %d: %s", index, wnn_last_error());
+    if (given[index])
+      return fail("--input %s: input '%s' (index %d) is given more than once", spec, info.name,
+                  index);
+
+    wnn_host_tensor t;
+    char err[512];
+    if (wnn_tensor_file_read(path, &t, err, sizeof err) != WNN_OK)
+      return fail("%s (input '%s'): %s", path, info.name, err);
+    char want[WNN_MAX_DIMS * 22 + 3], got[WNN_MAX_DIMS * 22 + 3];
+    if (t.dtype != info.dtype) {
+      int rc = fail("%s: input '%s' (index %d) expects %s, the file holds %s", path, info.name,
+                    index, wnn_dtype_name(info.dtype), t.dtype_name);
+      wnn_host_tensor_free(&t);
+      return rc;
+    }
+    int same = t.ndim == info.ndim;
+    for (int d = 0; same && d < t.ndim; d++) same = t.shape[d] == info.shape[d];
+    if (!same) {
+      int rc = fail("%s: input '%s' (index %d) expects shape %s, the file holds shape %s", path,
+                    info.name, index, shape_text(want, sizeof want, info.ndim, info.shape),
+                    shape_text(got, sizeof got, t.ndim, t.shape));
+      wnn_host_tensor_free(&t);
+      return rc;
+    }
+    DLTensor dl;
+    memset(&dl, 0, sizeof dl);
+    dl.data = t.data;
+    dl.device.device_type = kDLCPU;
+    dl.device.device_id = 0;
+    dl.ndim = t.ndim;
+    dl.dtype = wnn_dtype_to_dl(info.dtype);
+    dl.shape = t.shape;
+    dl.strides = NULL;
+    dl.byte_offset = 0;
+    st = wnn_executor_set_input(exec, index, &dl);
+    wnn_host_tensor_free(&t);
+    if (st != WNN_OK)
+      return fail("%s: setting input '%s' (index %d): %s", path, info.name, index,
+                  wnn_executor_errmsg(exec));
+    given[index] = 1;
+  }
+  return 0;
+}
+
+/* Creates an executor and sets the inputs given on the command line; with
+ * require_all, every input must be given. */
+static int prepare(const wnn_model *model, const cli_args *a, int require_all,
+                   wnn_executor **exec) {
+  wnn_status st = wnn_executor_create(model, exec);
+  if (st != WNN_OK)
+    return fail("%s: cannot create an executor: %s: %s", a->model, wnn_status_str(st),
+                wnn_last_error());
+  int n = wnn_model_num_inputs(model);
+  unsigned char *given = (unsigned char *)calloc((size_t)n + 1, 1);
+  if (!given) return fail("out of memory");
+  int rc = set_inputs(model, *exec, a, given);
+  for (int i = 0; !rc && require_all && i < n; i++) {
+    if (given[i]) continue;
+    wnn_tensor_info info;
+    if (wnn_model_input_info(model, i, &info) != WNN_OK) continue;
+    rc = fail("%s: input '%s' (index %d) was not given; pass --input %s=FILE", a->model,
+              info.name, i, info.name);
+  }
+  free(given);
+  return rc;
+}
+
+/* ------------------------------------------------------------------ info */
+
+static void print_tensor_json(FILE *f, int index, const wnn_tensor_info *info) {
+  fprintf(f, "{\"index\":%d,\"name\":", index);
+  json_string(f, info->name);
+  fputs(",\"dtype\":", f);
+  json_string(f, wnn_dtype_name(info->dtype));
+  fputs(",\"shape\":", f);
+  json_shape(f, info->ndim, info->shape);
+  fputc('}', f);
+}
+
+static int cmd_info(int argc, char **argv) {
+  cli_args a;
+  int rc = parse_args("info", argc, argv, 2, OPT_JSON, &a);
+  if (rc) return rc;
+  wnn_model *model;
+  if ((rc = load_model(a.model, &model))) return rc;
+  int ni = wnn_model_num_inputs(model), no = wnn_model_num_outputs(model);
+  const char *meta = wnn_model_metadata(model);
+  if (!meta || !*meta) meta = "null";
+  char shape[WNN_MAX_DIMS * 22 + 3];
+  if (a.json) {
+    fputs("{\"file\":", stdout);
+    json_string(stdout, a.model);
+    fputs(",\"inputs\":[", stdout);
+    for (int i = 0; i < ni; i++) {
+      wnn_tensor_info info;
+      if (wnn_model_input_info(model, i, &info) != WNN_OK) continue;
+      if (i) fputc(',', stdout);
+      print_tensor_json(stdout, i, &info);
+    }
+    fputs("],\"outputs\":[", stdout);
+    for (int i = 0; i < no; i++) {
+      wnn_tensor_info info;
+      if (wnn_model_output_info(model, i, &info) != WNN_OK) continue;
+      if (i) fputc(',', stdout);
+      print_tensor_json(stdout, i, &info);
+    }
+    printf("],\"params\":%d,\"arena_bytes\":%zu,\"weights_bytes\":%zu,\"metadata\":%s}\n",
+           wnn_model_num_params(model), wnn_model_arena_bytes(model),
+           wnn_model_weights_bytes(model), meta);
+  } else {
+    printf("model: %s\n", a.model);
+    printf("inputs (%d):\n", ni);
+    for (int i = 0; i < ni; i++) {
+      wnn_tensor_info info;
+      if (wnn_model_input_info(model, i, &info) != WNN_OK) continue;
+      printf("  %d  %s  %s  %s\n", i, info.name, wnn_dtype_name(info.dtype),
+             shape_text(shape, sizeof shape, info.ndim, info.shape));
+    }
+    printf("outputs (%d):\n", no);
+    for (int i = 0; i < no; i++) {
+      wnn_tensor_info info;
+      if (wnn_model_output_info(model, i, &info) != WNN_OK) continue;
+      printf("  %d  %s  %s  %s\n", i, info.name, wnn_dtype_name(info.dtype),
+             shape_text(shape, sizeof shape, info.ndim, info.shape));
+    }
+    printf("params: %d\n", wnn_model_num_params(model));
+    printf("arena bytes: %zu\n", wnn_model_arena_bytes(model));
+    printf("weights bytes: %zu\n", wnn_model_weights_bytes(model));
+    printf("metadata: %s\n", meta);
+  }
+  wnn_model_free(model);
+  return 0;
+}
+
+/* ------------------------------------------------------------------- run */
+
+static int write_outputs(const wnn_model *model, wnn_executor *exec, const char *dir) {
+  int no = wnn_model_num_outputs(model);
+  size_t dlen = strlen(dir);
+  const char *sep = dlen && dir[dlen - 1] == '/' ? "" : "/";
+  for (int i = 0; i < no; i++) {
+    wnn_tensor_info info;
+    DLTensor view;
+    if (wnn_model_output_info(model, i, &info) != WNN_OK)
+      return fail("output %d: %s", i, wnn_last_error());
+    if (wnn_executor_get_output(exec, i, &view) != WNN_OK)
+      return fail("output %d ('%s'): %s", i, info.name, wnn_executor_errmsg(exec));
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s%soutput_%d.npy", dir, sep, i) >= sizeof path)
+      return fail("--output-dir %s: path too long", dir);
+    void *file;
+    size_t size;
+    char err[512];
+    const uint8_t *data = (const uint8_t *)view.data + view.byte_offset;
+    if (wnn_npy_encode(info.dtype, info.ndim, info.shape, data, info.nbytes, &file, &size, err,
+                       sizeof err) != WNN_OK)
+      return fail("output %d ('%s'): %s", i, info.name, err);
+    wnn_status st = wnn_file_write(path, file, size, err, sizeof err);
+    free(file);
+    if (st != WNN_OK) return fail("%s: %s", path, err);
+    printf("{\"index\":%d,\"name\":", i);
+    json_string(stdout, info.name);
+    fputs(",\"shape\":", stdout);
+    json_shape(stdout, info.ndim, info.shape);
+    fputs(",\"dtype\":", stdout);
+    json_string(stdout, wnn_dtype_name(info.dtype));
+    fputs(",\"file\":", stdout);
+    json_string(stdout, path);
+    fputs("}\n", stdout);
+  }
+  return 0;
+}
+
+static int cmd_run(int argc, char **argv) {
+  cli_args a;
+  int rc = parse_args("run", argc, argv, 2, OPT_INPUT | OPT_OUTPUT_DIR, &a);
+  if (rc) return rc;
+  wnn_model *model;
+  if ((rc = load_model(a.model, &model))) return rc;
+  wnn_executor *exec = NULL;
+  rc = prepare(model, &a, 1, &exec);
+  if (!rc && wnn_executor_run(exec) != WNN_OK)
+    rc = fail("%s: run failed: %s", a.model, wnn_executor_errmsg(exec));
+  if (!rc) rc = write_outputs(model, exec, a.output_dir);
+  wnn_executor_destroy(exec);
+  wnn_model_free(model);
+  return rc;
+}
+
+/* ----------------------------------------------------------------- bench */
+
+static wnn_status bench_once(void *exec) { return wnn_executor_run((wnn_executor *)exec); }
+
+static int cmd_bench(int argc, char **argv) {
+  cli_args a;
+  int rc = parse_args("bench", argc, argv, 2,
+                      OPT_INPUT | OPT_NUMBER | OPT_REPEAT | OPT_MIN_REPEAT_MS, &a);
+  if (rc) return rc;
+  wnn_model *model;
+  if ((rc = load_model(a.model, &model))) return rc;
+  wnn_executor *exec = NULL;
+  double *results = NULL;
+  rc = prepare(model, &a, 0, &exec);
+  if (!rc) {
+    results = (double *)malloc(sizeof(double) * (size_t)a.repeat);
+    if (!results) rc = fail("out of memory for %ld results", a.repeat);
+  }
+  int number = (int)a.number;
+  if (!rc) {
+    wnn_status st = wnn_bench_run(bench_once, exec, wnn_bench_monotonic_ms, NULL, (int)a.number,
+                                  (int)a.repeat, a.min_repeat_ms, results, &number);
+    if (st != WNN_OK) rc = fail("%s: run failed: %s", a.model, wnn_executor_errmsg(exec));
+  }
+  wnn_bench_stats s;
+  if (!rc && wnn_bench_stats_compute(results, (int)a.repeat, &s) != WNN_OK)
+    rc = fail("out of memory");
+  if (!rc) {
+    fputs("{\"mean_ms\":", stdout);
+    json_number(stdout, s.mean);
+    fputs(",\"median_ms\":", stdout);
+    json_number(stdout, s.median);
+    fputs(",\"std_ms\":", stdout);
+    json_number(stdout, s.std);
+    fputs(",\"min_ms\":", stdout);
+    json_number(stdout, s.min);
+    fputs(",\"max_ms\":", stdout);
+    json_number(stdout, s.max);
+    fputs(",\"results_ms\":[", stdout);
+    for (long r = 0; r < a.repeat; r++) {
+      if (r) fputc(',', stdout);
+      json_number(stdout, results[r]);
+    }
+    printf("],\"number\":%d,\"repeat\":%ld}\n", number, a.repeat);
+  }
+  free(results);
+  wnn_executor_destroy(exec);
+  wnn_model_free(model);
+  return rc;
+}
+
+/* ------------------------------------------------------------------ main */
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs(usage_text, stderr);
+    return EXIT_USAGE;
+  }
+  const char *cmd = argv[1];
+  int rc;
+  if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+    fputs(usage_text, stdout);
+    rc = 0;
+  } else if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+    printf("wnn %s (artifact format %d.%d)\n", wnn_version(), WNN_FORMAT_MAJOR, WNN_FORMAT_MINOR);
+    rc = 0;
+  } else if (strcmp(cmd, "info") == 0) {
+    rc = cmd_info(argc, argv);
+  } else if (strcmp(cmd, "run") == 0) {
+    rc = cmd_run(argc, argv);
+  } else if (strcmp(cmd, "bench") == 0) {
+    rc = cmd_bench(argc, argv);
+  } else {
+    rc = usage_error("unknown command '%s'", cmd);
+  }
+  if (fflush(stdout) != 0 && rc == 0) rc = fail("cannot write to standard output");
+  return rc;
+}
