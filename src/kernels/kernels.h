@@ -1,0 +1,115 @@
+/*
+ * Microkernels: plain functions on pointers, sizes, strides and a params
+ * struct. No tensors, no allocation, no failure. Sizes and strides count
+ * elements, not bytes. Each family has a function type (wnn_*_ukernel); every
+ * variant is declared from kernels.inc with that type, so a variant cannot
+ * drift from its family's signature.
+ *
+ * Element-wise kernels (vbinary, vunary) are in-place safe: y may be the same
+ * pointer as any input. The others need outputs that overlap no input.
+ */
+#ifndef WNN_KERNELS_H
+#define WNN_KERNELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ------------------------------------------------------------------- GEMM */
+
+/* c[i][j] = clamp(alpha * sum_p a[i][p] * b[p][j] + beta * c[i][j] + bias[i],
+ *                 min, max)
+ * for i < m, j < n, p < k, where
+ *   a[i][p] = a[i * a_rs + p * a_cs]   (transposed A: swap the strides)
+ *   b[p][j] = b[p * b_rs + j * b_cs]
+ *   c[i][j] = c[i * c_rs + j].
+ * With beta == 0, c is not read (it may hold anything, NaN included). bias may
+ * be NULL (no bias); otherwise it has m entries (Conv's per-channel bias: one
+ * per row of c). Any m, n, k; k == 0 leaves only the bias and beta terms. */
+typedef struct wnn_f32_gemm_params {
+  float alpha, beta;
+  float min, max;  /* -INFINITY, INFINITY: no clamp */
+} wnn_f32_gemm_params;
+
+typedef void wnn_f32_gemm_ukernel(size_t m, size_t n, size_t k, const float *a, size_t a_rs,
+                                  size_t a_cs, const float *b, size_t b_rs, size_t b_cs,
+                                  const float *bias, float *c, size_t c_rs,
+                                  const wnn_f32_gemm_params *params);
+
+/* ------------------------------------------------------ sliding windows (2-D) */
+
+/* The geometry of a 2-D sliding window over one plane of in_h x in_w: output
+ * pixel (oy, ox) looks at input rows oy * stride_h - pad_t + ky * dil_h, for
+ * ky < k_h, and likewise for columns. 1-D ops use in_h = out_h = k_h = 1. */
+typedef struct wnn_window2d {
+  size_t in_h, in_w, out_h, out_w;
+  size_t k_h, k_w;
+  size_t stride_h, stride_w, dil_h, dil_w;
+  size_t pad_t, pad_l, pad_b, pad_r;
+} wnn_window2d;
+
+/* Lays out `channels` planes of x (channels x in_h x in_w) as the matrix
+ * col[(c * k_h + ky) * k_w + kx][oy * out_w + ox], zeros where the window is
+ * in the padding, so a convolution becomes W (M x channels*k_h*k_w) times col. */
+typedef void wnn_f32_im2col_ukernel(size_t channels, const float *x, float *col,
+                                    const wnn_window2d *win);
+
+/* Depthwise convolution, one filter per channel:
+ * y[c][oy][ox] = bias[c] + sum_{ky,kx} w[c][ky][kx] * x[c][iy][ix]
+ * with zeros in the padding. bias may be NULL. */
+typedef void wnn_f32_dwconv_ukernel(size_t channels, const float *x, const float *w,
+                                    const float *bias, float *y, const wnn_window2d *win);
+
+/* Pooling of `planes` planes of x (planes x in_h x in_w) into y
+ * (planes x out_h x out_w). Max ignores the padding (a window with no input
+ * element gives -INFINITY). Average divides by the number of input elements in
+ * the window, or with count_include_pad by the number of window positions
+ * inside the padded input (in + pads). */
+typedef struct wnn_f32_pool2d_params {
+  wnn_window2d win;
+  bool count_include_pad;
+} wnn_f32_pool2d_params;
+
+typedef void wnn_f32_pool2d_ukernel(size_t planes, const float *x, float *y,
+                                    const wnn_f32_pool2d_params *params);
+
+/* y[r] = mean of x[r * n .. r * n + n - 1], for r < rows. n > 0. */
+typedef void wnn_f32_gavgpool_ukernel(size_t rows, size_t n, const float *x, float *y);
+
+/* Softmax of the n elements x[0], x[stride], ..., x[(n-1) * stride] into y at
+ * the same offsets. n > 0. In-place safe (y == x). */
+typedef void wnn_f32_softmax_ukernel(size_t n, size_t stride, const float *x, float *y);
+
+/* ------------------------------------------------------------- element-wise */
+
+/* VV: y[i] = a[i] op b[i]; VC: y[i] = a[i] op b[0]; RVC: y[i] = b[0] op a[i].
+ * Integer kernels wrap on overflow (two's complement) and give 0 for a
+ * division by zero; integer division truncates toward zero. */
+typedef void wnn_f32_vbinary_ukernel(size_t n, const float *a, const float *b, float *y);
+typedef void wnn_s32_vbinary_ukernel(size_t n, const int32_t *a, const int32_t *b, int32_t *y);
+typedef void wnn_s64_vbinary_ukernel(size_t n, const int64_t *a, const int64_t *b, int64_t *y);
+
+/* y[i] = f(x[i]). CLAMP: min(max(x, min), max), NaN stays NaN; RELU: max(x, 0)
+ * (params unused, may be NULL); SIGMOID: 1 / (1 + exp(-x)) (params unused). */
+typedef struct wnn_f32_unary_params {
+  float min, max;
+} wnn_f32_unary_params;
+
+typedef void wnn_f32_vunary_ukernel(size_t n, const float *x, float *y,
+                                    const wnn_f32_unary_params *params);
+
+/* ------------------------------------------------------------ declarations */
+
+#define WNN_F32_GEMM(name, isa, mr, nr) wnn_f32_gemm_ukernel name;
+#define WNN_F32_IM2COL(name, isa) wnn_f32_im2col_ukernel name;
+#define WNN_F32_DWCONV(name, isa) wnn_f32_dwconv_ukernel name;
+#define WNN_F32_VBINARY(name, isa, op, kind) wnn_f32_vbinary_ukernel name;
+#define WNN_S32_VBINARY(name, isa, op, kind) wnn_s32_vbinary_ukernel name;
+#define WNN_S64_VBINARY(name, isa, op, kind) wnn_s64_vbinary_ukernel name;
+#define WNN_F32_VUNARY(name, isa, op) wnn_f32_vunary_ukernel name;
+#define WNN_F32_POOL2D(name, isa, op) wnn_f32_pool2d_ukernel name;
+#define WNN_F32_GAVGPOOL(name, isa) wnn_f32_gavgpool_ukernel name;
+#define WNN_F32_SOFTMAX(name, isa) wnn_f32_softmax_ukernel name;
+#include "kernels/kernels.inc"
+
+#endif /* WNN_KERNELS_H */

@@ -1,0 +1,141 @@
+/*
+ * Add, Sub, Mul, Div (ONNX opset 13/14) with multidirectional (numpy)
+ * broadcasting, for float32, int32 and int64.
+ *
+ * Prepare reduces the broadcast to as few dimensions as possible: output dims
+ * of size 1 are dropped and neighbours merged wherever both operands are
+ * contiguous (or both broadcast) across them. Run then walks the outer
+ * dimensions and hands each innermost run to one kernel call: VV when both
+ * operands advance, VC when b stays fixed, RVC when a stays fixed.
+ */
+#include "ops/op_internal.h"
+
+WNN_PARAMS_FIT(wnn_binary_params);
+
+static const char *const OP_NAMES[] = {"Add", "Sub", "Mul", "Div"};
+
+/* Output shape and each operand's strides aligned to it (0 where broadcast). */
+static wnn_status broadcast(wnn_prepare_ctx *ctx, const char *op, int64_t *out, int *out_nd,
+                            size_t *sa, size_t *sb) {
+  const wnn_tdesc *a = &ctx->inputs[0], *b = &ctx->inputs[1];
+  const int nd = a->ndim > b->ndim ? a->ndim : b->ndim;
+  size_t stride_a = 1, stride_b = 1;
+  for (int i = nd - 1; i >= 0; i--) {
+    const int ia = i - (nd - a->ndim), ib = i - (nd - b->ndim);
+    const int64_t da = ia >= 0 ? a->dims[ia] : 1, db = ib >= 0 ? b->dims[ib] : 1;
+    if (da != db && da != 1 && db != 1) {
+      char sa_txt[128], sb_txt[128];
+      return wnn_op_fail(ctx, WNN_ERR_SHAPE,
+                         "%s: shapes %s and %s do not broadcast (dim %d: %lld vs %lld)", op,
+                         wnn_format_dims(sa_txt, sizeof sa_txt, a->ndim, a->dims),
+                         wnn_format_dims(sb_txt, sizeof sb_txt, b->ndim, b->dims), i,
+                         (long long)da, (long long)db);
+    }
+    out[i] = da == 1 ? db : da;
+    sa[i] = da == 1 ? 0 : stride_a;
+    sb[i] = db == 1 ? 0 : stride_b;
+    stride_a *= (size_t)da, stride_b *= (size_t)db;
+  }
+  *out_nd = nd;
+  return WNN_OK;
+}
+
+/* Drops size-1 dims and merges dim i into i+1 where both operands step
+ * through them as one (stride[i] == stride[i+1] * dims[i+1], 0 == 0 included). */
+static void simplify(wnn_binary_params *p, int nd, const int64_t *dims, const size_t *sa,
+                     const size_t *sb) {
+  int n = 0;
+  for (int i = 0; i < nd; i++) {
+    if (dims[i] == 1) continue;
+    const size_t d = (size_t)dims[i];
+    if (n > 0 && p->a_strides[n - 1] == sa[i] * d && p->b_strides[n - 1] == sb[i] * d) {
+      p->dims[n - 1] *= d;
+      p->a_strides[n - 1] = sa[i], p->b_strides[n - 1] = sb[i];
+      continue;
+    }
+    p->dims[n] = d, p->a_strides[n] = sa[i], p->b_strides[n] = sb[i];
+    n++;
+  }
+  if (n == 0) { /* every dim is 1: one element */
+    p->dims[0] = 1, p->a_strides[0] = 1, p->b_strides[0] = 1;
+    n = 1;
+  }
+  p->ndim = n;
+}
+
+static wnn_status binary_prepare(wnn_prepare_ctx *ctx, int binop) {
+  const char *op = OP_NAMES[binop];
+  wnn_binary_params *p = ctx->params;
+  const wnn_tdesc *a = &ctx->inputs[0];
+  wnn_status st;
+  if (a->dtype != WNN_DTYPE_F32 && a->dtype != WNN_DTYPE_I32 && a->dtype != WNN_DTYPE_I64)
+    return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input 0 (A) is %s, expected float32, int32 or int64",
+                       op, wnn_dtype_name(a->dtype));
+  if ((st = wnn_expect_dtype(ctx, op, 1, "B", a->dtype))) return st;
+  int64_t out[WNN_MAX_DIMS];
+  size_t sa[WNN_MAX_DIMS], sb[WNN_MAX_DIMS];
+  int nd = 0;
+  if ((st = broadcast(ctx, op, out, &nd, sa, sb))) return st;
+  if ((st = wnn_set_output(ctx, op, 0, a->dtype, nd, out))) return st;
+  p->op = binop;
+  p->dtype = a->dtype;
+  simplify(p, nd, out, sa, sb);
+  p->vv = wnn_select_vbinary(ctx->kernels, a->dtype, binop, WNN_KIND_VV);
+  p->vc = wnn_select_vbinary(ctx->kernels, a->dtype, binop, WNN_KIND_VC);
+  p->rvc = wnn_select_vbinary(ctx->kernels, a->dtype, binop, WNN_KIND_RVC);
+  return WNN_OK;
+}
+
+wnn_status wnn_add_prepare(wnn_prepare_ctx *ctx) { return binary_prepare(ctx, WNN_BINOP_ADD); }
+wnn_status wnn_sub_prepare(wnn_prepare_ctx *ctx) { return binary_prepare(ctx, WNN_BINOP_SUB); }
+wnn_status wnn_mul_prepare(wnn_prepare_ctx *ctx) { return binary_prepare(ctx, WNN_BINOP_MUL); }
+wnn_status wnn_div_prepare(wnn_prepare_ctx *ctx) { return binary_prepare(ctx, WNN_BINOP_DIV); }
+
+/* One innermost run of n elements; a and b point at their first elements. */
+static void run_inner(const wnn_binary_params *p, size_t n, size_t sa, size_t sb, const char *a,
+                      const char *b, char *y) {
+  /* Pick the layout, swapping for RVC so the kernel's first operand is the
+   * vector: rvc(n, vec_b, &a0, y) computes a0 op b[i]. */
+  const wnn_vbinary_fn *fn = &p->vv;
+  if (sa == 1 && sb == 0) fn = &p->vc;
+  else if (sa == 0 && sb == 1) {
+    fn = &p->rvc;
+    const char *t = a;
+    a = b, b = t;
+  }
+  switch (p->dtype) {
+    case WNN_DTYPE_F32: fn->f32(n, (const float *)a, (const float *)b, (float *)y); break;
+    case WNN_DTYPE_I32: fn->s32(n, (const int32_t *)a, (const int32_t *)b, (int32_t *)y); break;
+    case WNN_DTYPE_I64: fn->s64(n, (const int64_t *)a, (const int64_t *)b, (int64_t *)y); break;
+    default: break;
+  }
+}
+
+static wnn_status binary_run(const wnn_run_ctx *ctx) {
+  const wnn_binary_params *p = ctx->params;
+  const size_t esize = wnn_dtype_size(p->dtype);
+  const char *a = ctx->inputs[0].data, *b = ctx->inputs[1].data;
+  char *y = ctx->outputs[0].data;
+  const int outer_nd = p->ndim - 1;
+  const size_t n = p->dims[outer_nd];
+  const size_t sa = p->a_strides[outer_nd], sb = p->b_strides[outer_nd];
+  size_t count = 1;
+  for (int i = 0; i < outer_nd; i++) count *= p->dims[i];
+  size_t idx[WNN_MAX_DIMS] = {0};
+  size_t a_off = 0, b_off = 0; /* in elements */
+  for (size_t t = 0; t < count; t++) {
+    run_inner(p, n, sa, sb, a + a_off * esize, b + b_off * esize, y + t * n * esize);
+    for (int i = outer_nd - 1; i >= 0; i--) { /* odometer, innermost fastest */
+      a_off += p->a_strides[i], b_off += p->b_strides[i];
+      if (++idx[i] < p->dims[i]) break;
+      a_off -= p->a_strides[i] * idx[i], b_off -= p->b_strides[i] * idx[i];
+      idx[i] = 0;
+    }
+  }
+  return WNN_OK;
+}
+
+wnn_status wnn_add_run(const wnn_run_ctx *ctx) { return binary_run(ctx); }
+wnn_status wnn_sub_run(const wnn_run_ctx *ctx) { return binary_run(ctx); }
+wnn_status wnn_mul_run(const wnn_run_ctx *ctx) { return binary_run(ctx); }
+wnn_status wnn_div_run(const wnn_run_ctx *ctx) { return binary_run(ctx); }

@@ -1,0 +1,174 @@
+/*
+ * What the op files, the kernel selection and the reference implementations
+ * share: each op's params struct (filled by prepare, read by run and by the
+ * reference), prepare-time helpers, and kernel selection. Not used by the
+ * runtime, which only sees the opaque WNN_MAX_PARAMS bytes of src/ops/op.h.
+ */
+#ifndef WNN_OP_INTERNAL_H
+#define WNN_OP_INTERNAL_H
+
+#include "kernels/kernels.h"
+#include "ops/op.h"
+
+#define WNN_PARAMS_FIT(type) \
+  _Static_assert(sizeof(type) <= WNN_MAX_PARAMS, #type " must fit in WNN_MAX_PARAMS")
+
+/* ------------------------------------------------------------ op params */
+
+/* Conv. 1-D convolutions run as 2-D ones of height 1. */
+enum { WNN_CONV_IM2COL = 0, WNN_CONV_DIRECT_GEMM = 1, WNN_CONV_DEPTHWISE = 2 };
+typedef struct wnn_conv_params {
+  int spatial;              /* 1 or 2 */
+  int method;               /* WNN_CONV_* */
+  size_t group;
+  size_t batch, in_c, out_c;
+  wnn_window2d win;         /* strides, dilations and resolved pads */
+  wnn_f32_gemm_ukernel *gemm;
+  wnn_f32_im2col_ukernel *im2col;
+  wnn_f32_dwconv_ukernel *dwconv;
+} wnn_conv_params;
+
+/* Gemm: Y = alpha * A' * B' + beta * C. C broadcasts to (m, n) through strides
+ * that are 0 along its broadcast dimensions. */
+typedef struct wnn_gemm_params {
+  size_t m, n, k;
+  bool trans_a, trans_b;
+  float alpha, beta;
+  bool has_c;
+  size_t c_rs, c_cs;
+  wnn_f32_gemm_ukernel *gemm;
+} wnn_gemm_params;
+
+/* MatMul: batched over the broadcast batch dimensions (batch_ndim of them,
+ * possibly 0); a_bs and b_bs are each operand's element stride per batch
+ * dimension, 0 where it broadcasts. */
+typedef struct wnn_matmul_params {
+  size_t m, n, k;
+  int batch_ndim;
+  size_t batch_dims[WNN_MAX_DIMS];
+  size_t a_bs[WNN_MAX_DIMS], b_bs[WNN_MAX_DIMS];
+  wnn_f32_gemm_ukernel *gemm;
+} wnn_matmul_params;
+
+/* Add, Sub, Mul, Div. The output is walked as `ndim` dimensions (size-1
+ * dimensions dropped and contiguous runs merged), innermost last; a_strides and
+ * b_strides are in elements, 0 where an operand broadcasts. The innermost run
+ * calls vv (both strided 1), vc (b fixed) or rvc (a fixed; a and b then swap). */
+enum { WNN_BINOP_ADD = 0, WNN_BINOP_SUB = 1, WNN_BINOP_MUL = 2, WNN_BINOP_DIV = 3 };
+typedef union wnn_vbinary_fn {
+  wnn_f32_vbinary_ukernel *f32;
+  wnn_s32_vbinary_ukernel *s32;
+  wnn_s64_vbinary_ukernel *s64;
+} wnn_vbinary_fn;
+typedef struct wnn_binary_params {
+  int op;                   /* WNN_BINOP_* */
+  wnn_dtype dtype;
+  int ndim;
+  size_t dims[WNN_MAX_DIMS];
+  size_t a_strides[WNN_MAX_DIMS], b_strides[WNN_MAX_DIMS];
+  wnn_vbinary_fn vv, vc, rvc;
+} wnn_binary_params;
+
+/* Relu, Sigmoid, Clip. Clip's bounds come from its attributes (opset < 11
+ * style) or from inputs 1 and 2, read at run time since they need not be
+ * constants; bounds.min/max hold the attribute values or +-INFINITY. */
+typedef struct wnn_unary_params {
+  wnn_f32_unary_params bounds;
+  bool min_input, max_input; /* Clip: take that bound from the input */
+  wnn_f32_vunary_ukernel *fn;
+} wnn_unary_params;
+
+/* MaxPool, AveragePool (spatial 1 or 2, 1-D as height 1) and
+ * GlobalAveragePool (any spatial rank; planes x plane_size). */
+typedef struct wnn_pool_params {
+  int spatial;
+  size_t planes;            /* N * C */
+  size_t plane_size;        /* GlobalAveragePool: product of spatial dims */
+  wnn_f32_pool2d_params pool;
+  wnn_f32_pool2d_ukernel *fn;
+  wnn_f32_gavgpool_ukernel *gavg;
+} wnn_pool_params;
+
+/* Transpose: output dim i is input dim perm[i]. */
+typedef struct wnn_transpose_params {
+  int ndim;
+  int perm[WNN_MAX_DIMS];
+  size_t elem_size;
+} wnn_transpose_params;
+
+/* Concat along axis (non-negative). */
+typedef struct wnn_concat_params {
+  int axis;
+  size_t elem_size;
+} wnn_concat_params;
+
+/* Softmax over the axis dimension: outer x n x inner, reducing over n. */
+typedef struct wnn_softmax_params {
+  int axis;
+  size_t outer, n, inner;
+  wnn_f32_softmax_ukernel *fn;
+} wnn_softmax_params;
+
+/* ------------------------------------------------------ prepare helpers */
+
+/* Fails with WNN_ERR_DTYPE unless input i is of dtype want:
+ * "Conv: input 1 (W) is int64, expected float32". */
+wnn_status wnn_expect_dtype(wnn_prepare_ctx *ctx, const char *op, int i, const char *name,
+                            wnn_dtype want);
+/* Fails with WNN_ERR_SHAPE unless input i has ndim dims. */
+wnn_status wnn_expect_ndim(wnn_prepare_ctx *ctx, const char *op, int i, const char *name,
+                           int ndim);
+/* True when input i is present (an omitted optional input has dtype INVALID). */
+bool wnn_has_input(const wnn_prepare_ctx *ctx, int i);
+
+/* The element count of a shape, or -1 when a dimension is negative or the
+ * bytes (count * elem_size) would not fit in a size_t on this target. */
+int64_t wnn_checked_numel(int ndim, const int64_t *dims, size_t elem_size);
+
+/* Sets output i and checks that its byte size fits this target. */
+wnn_status wnn_set_output(wnn_prepare_ctx *ctx, const char *op, int i, wnn_dtype dtype,
+                          int ndim, const int64_t *dims);
+
+/* Writes dims as "[2, 3, 4]" into buf (cap bytes, truncated to fit); returns buf. */
+const char *wnn_format_dims(char *buf, size_t cap, int ndim, const int64_t *dims);
+
+/* Normalizes an axis attribute in [-rank, rank) (or [-rank, rank] when
+ * inclusive) to [0, rank); fails with WNN_ERR_BAD_ATTRIBUTE naming it. */
+wnn_status wnn_normalize_axis(wnn_prepare_ctx *ctx, const char *op, const char *attr,
+                              int64_t axis, int rank, bool inclusive, int *out);
+
+/* Sliding-window geometry shared by Conv and the pools: the caller fills
+ * spatial, in and kernel; wnn_window_prepare reads strides, dilations, pads and
+ * auto_pad, checks them and fills the rest. Dimensions are at most INT32_MAX. */
+typedef struct wnn_window_spec {
+  int spatial;              /* 1 or 2 */
+  int64_t in[2], kernel[2];
+  bool ceil_mode;
+  bool pads_below_kernel;   /* pools: every pad must be smaller than the kernel */
+  int64_t stride[2], dil[2], pad_begin[2], pad_end[2], out[2];
+} wnn_window_spec;
+
+wnn_status wnn_window_prepare(wnn_prepare_ctx *ctx, const char *op, wnn_window_spec *spec);
+/* The kernel geometry of a prepared spec; 1-D as height 1. */
+wnn_window2d wnn_window_to_2d(const wnn_window_spec *spec);
+
+/* ------------------------------------------------------ kernel selection */
+
+/* The fastest variant of a family that the build and `kernels` allow (see
+ * kernels.inc). Never NULL for a family and operation the list has. */
+wnn_f32_gemm_ukernel *wnn_select_f32_gemm(wnn_kernels kernels);
+wnn_f32_im2col_ukernel *wnn_select_f32_im2col(wnn_kernels kernels);
+wnn_f32_dwconv_ukernel *wnn_select_f32_dwconv(wnn_kernels kernels);
+wnn_f32_vunary_ukernel *wnn_select_f32_vunary(wnn_kernels kernels, int op);
+wnn_f32_pool2d_ukernel *wnn_select_f32_pool2d(wnn_kernels kernels, int op);
+wnn_f32_gavgpool_ukernel *wnn_select_f32_gavgpool(wnn_kernels kernels);
+wnn_f32_softmax_ukernel *wnn_select_f32_softmax(wnn_kernels kernels);
+/* binop: WNN_BINOP_*; kind: WNN_KIND_*. NULL when the list lacks the row
+ * (add and mul have no RVC: they commute). */
+enum { WNN_KIND_VV = 0, WNN_KIND_VC = 1, WNN_KIND_RVC = 2 };
+wnn_vbinary_fn wnn_select_vbinary(wnn_kernels kernels, wnn_dtype dtype, int binop, int kind);
+
+enum { WNN_UNARY_RELU = 0, WNN_UNARY_CLAMP = 1, WNN_UNARY_SIGMOID = 2 };
+enum { WNN_POOL_MAX = 0, WNN_POOL_AVG = 1 };
+
+#endif /* WNN_OP_INTERNAL_H */

@@ -1,0 +1,147 @@
+/*
+ * Kernel selection, done once per node at prepare time. Tables are built from
+ * kernels.inc; a WASMSIMD row is usable only in a build for SIMD128
+ * (__wasm_simd128__), and only when the model asked for WNN_KERNELS_AUTO.
+ * Rows are listed slowest first, so the last usable row wins.
+ */
+#include "ops/op_internal.h"
+
+#if defined(__wasm_simd128__)
+#define WNN_HAVE_WASMSIMD 1
+#else
+#define WNN_HAVE_WASMSIMD 0
+#endif
+
+/* A row's function, or NULL for a variant this build does not have (so the
+ * table never names a function that was not compiled). */
+#define FN_SCALAR(name) name
+#if WNN_HAVE_WASMSIMD
+#define FN_WASMSIMD(name) name
+#else
+#define FN_WASMSIMD(name) NULL
+#endif
+#define FN(name, isa) FN_##isa(name)
+
+enum { ISA_SCALAR = 0, ISA_WASMSIMD = 1 };
+
+static bool isa_allowed(int isa, wnn_kernels kernels) {
+  return isa == ISA_SCALAR || kernels == WNN_KERNELS_AUTO;
+}
+
+/* The last row of table[0..count) with a usable fn that matches (op, kind);
+ * op or kind -1 matches anything. */
+#define SELECT(table, kernels, want_op, want_kind)                                      \
+  do {                                                                                  \
+    for (size_t i_ = sizeof table / sizeof table[0]; i_-- > 0;)                         \
+      if (table[i_].fn && isa_allowed(table[i_].isa, kernels) &&                        \
+          (want_op < 0 || table[i_].op == want_op) &&                                   \
+          (want_kind < 0 || table[i_].kind == want_kind))                               \
+        return table[i_].fn;                                                            \
+  } while (0)
+
+#define ROW(name, isa, op, kind) {FN(name, isa), ISA_##isa, op, kind},
+
+wnn_f32_gemm_ukernel *wnn_select_f32_gemm(wnn_kernels kernels) {
+  static const struct { wnn_f32_gemm_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_F32_GEMM(name, isa, mr, nr) ROW(name, isa, 0, 0)
+#include "kernels/kernels.inc"
+  };
+  SELECT(t, kernels, -1, -1);
+  return NULL;
+}
+
+wnn_f32_im2col_ukernel *wnn_select_f32_im2col(wnn_kernels kernels) {
+  static const struct { wnn_f32_im2col_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_F32_IM2COL(name, isa) ROW(name, isa, 0, 0)
+#include "kernels/kernels.inc"
+  };
+  SELECT(t, kernels, -1, -1);
+  return NULL;
+}
+
+wnn_f32_dwconv_ukernel *wnn_select_f32_dwconv(wnn_kernels kernels) {
+  static const struct { wnn_f32_dwconv_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_F32_DWCONV(name, isa) ROW(name, isa, 0, 0)
+#include "kernels/kernels.inc"
+  };
+  SELECT(t, kernels, -1, -1);
+  return NULL;
+}
+
+wnn_f32_vunary_ukernel *wnn_select_f32_vunary(wnn_kernels kernels, int op) {
+  static const struct { wnn_f32_vunary_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_F32_VUNARY(name, isa, op) ROW(name, isa, WNN_UNARY_##op, 0)
+#include "kernels/kernels.inc"
+  };
+  SELECT(t, kernels, op, -1);
+  return NULL;
+}
+
+wnn_f32_pool2d_ukernel *wnn_select_f32_pool2d(wnn_kernels kernels, int op) {
+  static const struct { wnn_f32_pool2d_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_F32_POOL2D(name, isa, op) ROW(name, isa, WNN_POOL_##op, 0)
+#include "kernels/kernels.inc"
+  };
+  SELECT(t, kernels, op, -1);
+  return NULL;
+}
+
+wnn_f32_gavgpool_ukernel *wnn_select_f32_gavgpool(wnn_kernels kernels) {
+  static const struct { wnn_f32_gavgpool_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_F32_GAVGPOOL(name, isa) ROW(name, isa, 0, 0)
+#include "kernels/kernels.inc"
+  };
+  SELECT(t, kernels, -1, -1);
+  return NULL;
+}
+
+wnn_f32_softmax_ukernel *wnn_select_f32_softmax(wnn_kernels kernels) {
+  static const struct { wnn_f32_softmax_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_F32_SOFTMAX(name, isa) ROW(name, isa, 0, 0)
+#include "kernels/kernels.inc"
+  };
+  SELECT(t, kernels, -1, -1);
+  return NULL;
+}
+
+static wnn_f32_vbinary_ukernel *select_f32_vbinary(wnn_kernels kernels, int op, int kind) {
+  static const struct { wnn_f32_vbinary_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_F32_VBINARY(name, isa, op, kind) ROW(name, isa, WNN_BINOP_##op, WNN_KIND_##kind)
+#include "kernels/kernels.inc"
+  };
+  SELECT(t, kernels, op, kind);
+  return NULL;
+}
+
+static wnn_s32_vbinary_ukernel *select_s32_vbinary(wnn_kernels kernels, int op, int kind) {
+  static const struct { wnn_s32_vbinary_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_S32_VBINARY(name, isa, op, kind) ROW(name, isa, WNN_BINOP_##op, WNN_KIND_##kind)
+#include "kernels/kernels.inc"
+  };
+  SELECT(t, kernels, op, kind);
+  return NULL;
+}
+
+static wnn_s64_vbinary_ukernel *select_s64_vbinary(wnn_kernels kernels, int op, int kind) {
+  static const struct { wnn_s64_vbinary_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_S64_VBINARY(name, isa, op, kind) ROW(name, isa, WNN_BINOP_##op, WNN_KIND_##kind)
+#include "kernels/kernels.inc"
+  };
+  SELECT(t, kernels, op, kind);
+  return NULL;
+}
+
+wnn_vbinary_fn wnn_select_vbinary(wnn_kernels kernels, wnn_dtype dtype, int binop, int kind) {
+  /* y = b[0] op a[i] is a[i] op b[0] for the commutative ops, so their RVC is
+   * their VC kernel. */
+  if (kind == WNN_KIND_RVC && (binop == WNN_BINOP_ADD || binop == WNN_BINOP_MUL))
+    kind = WNN_KIND_VC;
+  wnn_vbinary_fn fn = {.f32 = NULL};
+  switch (dtype) {
+    case WNN_DTYPE_F32: fn.f32 = select_f32_vbinary(kernels, binop, kind); break;
+    case WNN_DTYPE_I32: fn.s32 = select_s32_vbinary(kernels, binop, kind); break;
+    case WNN_DTYPE_I64: fn.s64 = select_s64_vbinary(kernels, binop, kind); break;
+    default: break;
+  }
+  return fn;
+}

@@ -1,0 +1,39 @@
+/* Softmax (ONNX opset 13): along one axis (default -1), float32. The tensor is
+ * outer x n x inner around the axis; each of the outer * inner lines of n
+ * elements, inner apart, is one kernel call. */
+#include "ops/op_internal.h"
+
+WNN_PARAMS_FIT(wnn_softmax_params);
+
+wnn_status wnn_softmax_prepare(wnn_prepare_ctx *ctx) {
+  static const char OP[] = "Softmax";
+  wnn_softmax_params *p = ctx->params;
+  const wnn_tdesc *x = &ctx->inputs[0];
+  wnn_status st;
+  int64_t axis;
+  if ((st = wnn_expect_dtype(ctx, OP, 0, "input", WNN_DTYPE_F32))) return st;
+  if (x->ndim < 1)
+    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input 0 is a scalar; Softmax needs at least 1 dim",
+                       OP);
+  if ((st = wnn_attr_int(ctx, "axis", -1, &axis))) return st;
+  if ((st = wnn_normalize_axis(ctx, OP, "axis", axis, x->ndim, false, &p->axis))) return st;
+  if ((st = wnn_set_output(ctx, OP, 0, WNN_DTYPE_F32, x->ndim, x->dims))) return st;
+  p->outer = (size_t)wnn_shape_numel(p->axis, x->dims);
+  p->n = (size_t)x->dims[p->axis];
+  p->inner = (size_t)wnn_shape_numel(x->ndim - p->axis - 1, x->dims + p->axis + 1);
+  p->fn = wnn_select_f32_softmax(ctx->kernels);
+  return WNN_OK;
+}
+
+wnn_status wnn_softmax_run(const wnn_run_ctx *ctx) {
+  const wnn_softmax_params *p = ctx->params;
+  const float *x = ctx->inputs[0].data;
+  float *y = ctx->outputs[0].data;
+  if (p->n == 0) return WNN_OK;
+  for (size_t o = 0; o < p->outer; o++)
+    for (size_t i = 0; i < p->inner; i++) {
+      const size_t off = o * p->n * p->inner + i;
+      p->fn(p->n, p->inner, x + off, y + off);
+    }
+  return WNN_OK;
+}

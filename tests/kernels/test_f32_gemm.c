@@ -1,0 +1,113 @@
+/* Every f32 GEMM variant vs a naive triple loop: one tile, less than a tile,
+ * many tiles, ragged tails in m and n, k = 0 and 1, transposed and strided
+ * A and B, a row stride of C wider than n, bias, alpha, beta, clamping.
+ * Tolerance: both sum each dot product in k order, so they agree to the
+ * rounding of the epilogue (alpha, beta, bias): rtol 1e-6, atol 1e-6. */
+#include <math.h>
+
+#include "kernel_util.h"
+
+typedef struct variant {
+  const char *name;
+  wnn_f32_gemm_ukernel *fn;
+  size_t mr, nr;
+} variant;
+
+static const variant VARIANTS[] = {
+#define WNN_F32_GEMM(name, isa, mr, nr) {#name, name, mr, nr},
+#include "kernels/kernels.inc"
+};
+#define NUM_VARIANTS (sizeof VARIANTS / sizeof VARIANTS[0])
+
+typedef struct gemm_case {
+  size_t m, n, k;
+  bool trans_a, trans_b, bias;
+  size_t c_pad; /* extra elements per row of C */
+  float alpha, beta, min, max;
+} gemm_case;
+
+static int check_case(const variant *v, gemm_case g) {
+  /* A stored m x k (or k x m), B k x n (or n x k), each row padded by 3 so
+   * the strides differ from the logical sizes. */
+  const size_t a_ld = (g.trans_a ? g.m : g.k) + 3, b_ld = (g.trans_b ? g.k : g.n) + 3;
+  const size_t a_rows = g.trans_a ? g.k : g.m, b_rows = g.trans_b ? g.n : g.k;
+  float *a = rand_floats(a_rows * a_ld), *b = rand_floats(b_rows * b_ld);
+  float *bias = g.bias ? rand_floats(g.m) : NULL;
+  const size_t c_rs = g.n + g.c_pad;
+  float *c = rand_floats(g.m * c_rs), *want = malloc((g.m * c_rs + 1) * sizeof(float));
+  for (size_t i = 0; i < g.m * c_rs; i++) want[i] = c[i];
+  const size_t a_rs = g.trans_a ? 1 : a_ld, a_cs = g.trans_a ? a_ld : 1;
+  const size_t b_rs = g.trans_b ? 1 : b_ld, b_cs = g.trans_b ? b_ld : 1;
+  for (size_t i = 0; i < g.m; i++)
+    for (size_t j = 0; j < g.n; j++) {
+      float acc = 0.0f;
+      for (size_t p = 0; p < g.k; p++) acc += a[i * a_rs + p * a_cs] * b[p * b_rs + j * b_cs];
+      float r = g.alpha * acc + (bias ? bias[i] : 0.0f);
+      if (g.beta != 0.0f) r += g.beta * want[i * c_rs + j];
+      r = r < g.min ? g.min : r;
+      want[i * c_rs + j] = r > g.max ? g.max : r;
+    }
+  const wnn_f32_gemm_params params = {g.alpha, g.beta, g.min, g.max};
+  v->fn(g.m, g.n, g.k, a, a_rs, a_cs, b, b_rs, b_cs, bias, c, c_rs, &params);
+  /* Also checks that the padding of each C row was left alone. */
+  int ok = test_allclose(c, want, g.m * c_rs, 1e-6f, 1e-6f);
+  if (!ok)
+    printf("  %s: m=%zu n=%zu k=%zu tA=%d tB=%d\n", v->name, g.m, g.n, g.k, g.trans_a, g.trans_b);
+  free(a), free(b), free(bias), free(c), free(want);
+  return ok;
+}
+
+static gemm_case plain(size_t m, size_t n, size_t k) {
+  gemm_case g = {m, n, k, false, false, false, 0, 1.0f, 0.0f, -INFINITY, INFINITY};
+  return g;
+}
+
+TEST(tile_sizes) {
+  for (size_t v = 0; v < NUM_VARIANTS; v++) {
+    const size_t mr = VARIANTS[v].mr, nr = VARIANTS[v].nr;
+    CHECK(check_case(&VARIANTS[v], plain(mr, nr, 7)));                /* exactly one tile */
+    CHECK(check_case(&VARIANTS[v], plain(mr - 1 ? mr - 1 : 1, nr - 1, 5))); /* less than a tile */
+    CHECK(check_case(&VARIANTS[v], plain(5 * mr, 9 * nr, 33)));       /* many tiles, >1 column block */
+    CHECK(check_case(&VARIANTS[v], plain(3 * mr + 1, 5 * nr + 3, 17))); /* ragged tails */
+    CHECK(check_case(&VARIANTS[v], plain(1, 1, 1)));
+    CHECK(check_case(&VARIANTS[v], plain(mr, nr, 1)));
+    CHECK(check_case(&VARIANTS[v], plain(mr + 2, nr + 1, 0)));        /* k = 0 */
+    CHECK(check_case(&VARIANTS[v], plain(0, 5, 3)));                  /* empty */
+    CHECK(check_case(&VARIANTS[v], plain(1, 300, 64)));               /* a matrix-vector shape */
+    CHECK(check_case(&VARIANTS[v], plain(64, 3, 200)));
+  }
+}
+
+TEST(strides_and_epilogue) {
+  for (size_t v = 0; v < NUM_VARIANTS; v++)
+    for (int t = 0; t < 4; t++) {
+      gemm_case g = plain(4 * VARIANTS[v].mr + 3, 6 * VARIANTS[v].nr + 1, 19);
+      g.trans_a = t & 1, g.trans_b = (t >> 1) & 1;
+      CHECK(check_case(&VARIANTS[v], g));
+      g.bias = true, g.c_pad = 5;
+      CHECK(check_case(&VARIANTS[v], g));
+      g.alpha = -0.5f, g.beta = 1.5f;
+      CHECK(check_case(&VARIANTS[v], g));
+      g.min = -0.25f, g.max = 0.5f;
+      CHECK(check_case(&VARIANTS[v], g));
+    }
+}
+
+TEST(beta_zero_ignores_nan) {
+  /* With beta == 0, C's old contents are not read: NaN there must not leak. */
+  for (size_t v = 0; v < NUM_VARIANTS; v++) {
+    float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 0, 0, 1, 1, 1}, c[4];
+    for (int i = 0; i < 4; i++) c[i] = NAN;
+    const wnn_f32_gemm_params p = {1.0f, 0.0f, -INFINITY, INFINITY};
+    VARIANTS[v].fn(2, 2, 3, a, 3, 1, b, 2, 1, NULL, c, 2, &p);
+    const float want[4] = {4, 5, 10, 11};
+    CHECK(test_allclose(c, want, 4, 0, 0));
+  }
+}
+
+int main(void) {
+  RUN(tile_sizes);
+  RUN(strides_and_epilogue);
+  RUN(beta_zero_ignores_nan);
+  return test_summary();
+}

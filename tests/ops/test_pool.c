@@ -1,0 +1,137 @@
+/* MaxPool, AveragePool, GlobalAveragePool. Max is exact; averages sum in
+ * float (kernel) vs double (reference): rtol 1e-5, atol 1e-6. */
+#include "op_harness.h"
+
+#define RTOL 1e-5f
+#define ATOL 1e-6f
+
+static int pool(const char *op, const char *attrs, wnn_tdesc x) {
+  return op_check(op, attrs, 1, &x, RTOL, ATOL);
+}
+
+TEST(maxpool_geometries) {
+  const wnn_tdesc x = TD(WNN_DTYPE_F32, 2, 3, 9, 10);
+  CHECK(pool("MaxPool", "{\"kernel_shape\":[2,2],\"strides\":[2,2]}", x));
+  CHECK(pool("MaxPool", "{\"kernel_shape\":[3,3],\"strides\":[2,2],\"pads\":[1,1,1,1]}", x));
+  CHECK(pool("MaxPool", "{\"kernel_shape\":[3,2],\"pads\":[0,1,2,0]}", x));
+  CHECK(pool("MaxPool", "{\"kernel_shape\":[2,3],\"dilations\":[2,2]}", x));
+  CHECK(pool("MaxPool", "{\"kernel_shape\":[3,3],\"strides\":[2,2],\"ceil_mode\":1}", x));
+  CHECK(pool("MaxPool", "{\"kernel_shape\":[3,3],\"strides\":[3,3],\"ceil_mode\":1,\"pads\":[1,1,1,1]}", x));
+  CHECK(pool("MaxPool", "{\"kernel_shape\":[3,3],\"strides\":[2,2],\"auto_pad\":\"SAME_UPPER\"}", x));
+  CHECK(pool("MaxPool", "{\"kernel_shape\":[2,2],\"strides\":[2,2],\"auto_pad\":\"SAME_LOWER\"}", x));
+  CHECK(pool("MaxPool", "{\"kernel_shape\":[3,3],\"auto_pad\":\"VALID\",\"storage_order\":1}", x));
+  CHECK(pool("MaxPool", "{\"kernel_shape\":[3],\"strides\":[2],\"pads\":[1,1]}",
+             TD(WNN_DTYPE_F32, 2, 3, 11)));
+}
+
+TEST(averagepool_geometries) {
+  const wnn_tdesc x = TD(WNN_DTYPE_F32, 1, 4, 8, 7);
+  CHECK(pool("AveragePool", "{\"kernel_shape\":[2,2],\"strides\":[2,2]}", x));
+  CHECK(pool("AveragePool", "{\"kernel_shape\":[3,3],\"pads\":[1,1,1,1]}", x));
+  CHECK(pool("AveragePool", "{\"kernel_shape\":[3,3],\"pads\":[1,1,1,1],\"count_include_pad\":1}", x));
+  CHECK(pool("AveragePool", "{\"kernel_shape\":[3,3],\"strides\":[2,2],\"ceil_mode\":1}", x));
+  CHECK(pool("AveragePool",
+             "{\"kernel_shape\":[3,3],\"strides\":[2,2],\"ceil_mode\":1,\"pads\":[1,0,1,0],"
+             "\"count_include_pad\":1}", x));
+  CHECK(pool("AveragePool", "{\"kernel_shape\":[2,3],\"auto_pad\":\"SAME_UPPER\"}", x));
+  CHECK(pool("AveragePool", "{\"kernel_shape\":[2,3],\"auto_pad\":\"SAME_LOWER\",\"count_include_pad\":1}", x));
+  CHECK(pool("AveragePool", "{\"kernel_shape\":[4]}", TD(WNN_DTYPE_F32, 2, 2, 9)));
+}
+
+TEST(global_average) {
+  CHECK(pool("GlobalAveragePool", NULL, TD(WNN_DTYPE_F32, 2, 3, 5, 7)));
+  CHECK(pool("GlobalAveragePool", NULL, TD(WNN_DTYPE_F32, 1, 4, 13)));
+  CHECK(pool("GlobalAveragePool", NULL, TD(WNN_DTYPE_F32, 1, 2, 2, 3, 4)));
+  op_case c;
+  const wnn_tdesc x = TD(WNN_DTYPE_F32, 2, 3, 5, 7);
+  CHECK_OK(op_prepare(&c, "GlobalAveragePool", NULL, 1, &x, 1));
+  CHECK(c.outputs[0].ndim == 4 && c.outputs[0].dims[1] == 3 && c.outputs[0].dims[2] == 1 &&
+        c.outputs[0].dims[3] == 1);
+}
+
+TEST(hand_computed) {
+  float x[16];
+  for (int i = 0; i < 16; i++) x[i] = (float)(i + 1); /* 4x4: 1..16 */
+  void *in[1] = {x};
+  const wnn_tdesc d = TD(WNN_DTYPE_F32, 1, 1, 4, 4);
+  const float max[4] = {6, 8, 14, 16};
+  CHECK(op_expect("MaxPool", "{\"kernel_shape\":[2,2],\"strides\":[2,2]}", 1, &d, in, max, 4, 0));
+  const float avg[4] = {3.5f, 5.5f, 11.5f, 13.5f};
+  CHECK(op_expect("AveragePool", "{\"kernel_shape\":[2,2],\"strides\":[2,2]}", 1, &d, in, avg, 4, 0));
+  /* 3x3 windows, pad 1, stride 3: the padded input spans rows and columns
+   * -1..4, windows start at -1 and 2. Each window holds 4 input elements:
+   * (1+2+5+6)/4 = 3.5, (3+4+7+8)/4 = 5.5, (9+10+13+14)/4 = 11.5,
+   * (11+12+15+16)/4 = 13.5; counting the pads, all 9 places are inside the
+   * padded input: 14/9, 22/9, 46/9, 54/9. */
+  const char *a = "{\"kernel_shape\":[3,3],\"strides\":[3,3],\"pads\":[1,1,1,1]}";
+  CHECK(op_expect("AveragePool", a, 1, &d, in, avg, 4, 1e-6f));
+  const char *a_inc =
+      "{\"kernel_shape\":[3,3],\"strides\":[3,3],\"pads\":[1,1,1,1],\"count_include_pad\":1}";
+  const float avg_inc[4] = {14.0f / 9, 22.0f / 9, 46.0f / 9, 54.0f / 9};
+  CHECK(op_expect("AveragePool", a_inc, 1, &d, in, avg_inc, 4, 1e-6f));
+  float g[6] = {1, 2, 3, 4, 5, 6};
+  void *gin[1] = {g};
+  const wnn_tdesc gd = TD(WNN_DTYPE_F32, 1, 2, 3);
+  const float gavg[2] = {2, 5};
+  CHECK(op_expect("GlobalAveragePool", NULL, 1, &gd, gin, gavg, 2, 0));
+}
+
+TEST(hand_computed_ceil_mode) {
+  float x[25];
+  for (int i = 0; i < 25; i++) x[i] = (float)(i + 1); /* 5x5: 1..25 */
+  void *in[1] = {x};
+  const wnn_tdesc d = TD(WNN_DTYPE_F32, 1, 1, 5, 5);
+  /* floor: 2x2 windows at 0 and 2 -> 2x2 output; ceil adds the windows at 4. */
+  const float want[9] = {7, 9, 10, 17, 19, 20, 22, 24, 25};
+  CHECK(op_expect("MaxPool", "{\"kernel_shape\":[2,2],\"strides\":[2,2],\"ceil_mode\":1}", 1, &d,
+                  in, want, 9, 0));
+  const float want_floor[4] = {7, 9, 17, 19};
+  CHECK(op_expect("MaxPool", "{\"kernel_shape\":[2,2],\"strides\":[2,2]}", 1, &d, in, want_floor,
+                  4, 0));
+  /* Dilation 2: 2x2 taps 2 apart, stride 1 -> 3x3 output, max at the bottom-right tap. */
+  const float want_dil[9] = {13, 14, 15, 18, 19, 20, 23, 24, 25};
+  CHECK(op_expect("MaxPool", "{\"kernel_shape\":[2,2],\"dilations\":[2,2]}", 1, &d, in, want_dil,
+                  9, 0));
+}
+
+TEST(rejects) {
+  wnn_tdesc x = TD(WNN_DTYPE_F32, 1, 2, 5, 5);
+  CHECK(op_fails("MaxPool", NULL, 1, &x, 1, WNN_ERR_BAD_ATTRIBUTE, "kernel_shape is required"));
+  CHECK(op_fails("MaxPool", "{\"kernel_shape\":[2]}", 1, &x, 1, WNN_ERR_BAD_ATTRIBUTE,
+                 "kernel_shape has 1 values, expected 2"));
+  CHECK(op_fails("MaxPool", "{\"kernel_shape\":[6,2]}", 1, &x, 1, WNN_ERR_SHAPE,
+                 "bigger than the padded input"));
+  CHECK(op_fails("MaxPool", "{\"kernel_shape\":[0,2]}", 1, &x, 1, WNN_ERR_BAD_ATTRIBUTE,
+                 "kernel dim 0 is 0"));
+  CHECK(op_fails("MaxPool", "{\"kernel_shape\":[2,2],\"strides\":[0,1]}", 1, &x, 1,
+                 WNN_ERR_BAD_ATTRIBUTE, "strides[0] = 0"));
+  CHECK(op_fails("MaxPool", "{\"kernel_shape\":[2,2],\"pads\":[2,0,0,0]}", 1, &x, 1,
+                 WNN_ERR_BAD_ATTRIBUTE, "must be smaller than the kernel"));
+  CHECK(op_fails("MaxPool", "{\"kernel_shape\":[2,2],\"ceil_mode\":2}", 1, &x, 1,
+                 WNN_ERR_BAD_ATTRIBUTE, "ceil_mode = 2"));
+  CHECK(op_fails("MaxPool", "{\"kernel_shape\":[2,2]}", 1, &x, 2, WNN_ERR_UNSUPPORTED,
+                 "Indices"));
+  CHECK(op_fails("AveragePool", "{\"kernel_shape\":[2,2],\"dilations\":[1,1]}", 1, &x, 1,
+                 WNN_ERR_BAD_ATTRIBUTE, "unknown attribute 'dilations'"));
+  CHECK(op_fails("AveragePool", "{\"kernel_shape\":[2,2],\"count_include_pad\":-1}", 1, &x, 1,
+                 WNN_ERR_BAD_ATTRIBUTE, "count_include_pad"));
+  x = TD(WNN_DTYPE_F32, 1, 2, 5, 5, 5);
+  CHECK(op_fails("MaxPool", "{\"kernel_shape\":[2,2,2]}", 1, &x, 1, WNN_ERR_UNSUPPORTED, "3-D"));
+  x = TD(WNN_DTYPE_I32, 1, 2, 5, 5);
+  CHECK(op_fails("AveragePool", "{\"kernel_shape\":[2,2]}", 1, &x, 1, WNN_ERR_DTYPE, "int32"));
+  CHECK(op_fails("GlobalAveragePool", NULL, 1, &x, 1, WNN_ERR_DTYPE, "int32"));
+  x = TD(WNN_DTYPE_F32, 2, 5);
+  CHECK(op_fails("GlobalAveragePool", NULL, 1, &x, 1, WNN_ERR_SHAPE, "has 2 dims"));
+  x = TD(WNN_DTYPE_F32, 1, 2, 0, 3);
+  CHECK(op_fails("GlobalAveragePool", NULL, 1, &x, 1, WNN_ERR_SHAPE, "no spatial elements"));
+}
+
+int main(void) {
+  RUN(maxpool_geometries);
+  RUN(averagepool_geometries);
+  RUN(global_average);
+  RUN(hand_computed);
+  RUN(hand_computed_ceil_mode);
+  RUN(rejects);
+  return test_summary();
+}
