@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Configures and builds the four presets (native, asan, web, wasi) in
+# build/<preset>, incrementally, then checks the wasm modules' imports and
+# prints their sizes against the budget. Run scripts/setup.sh once before.
+#
+#   bash scripts/build.sh [PRESET...]      (default: all four)
+#
+# Every preset is attempted even when one fails; the exit status is non-zero
+# if any build or check failed.
+set -uo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+presets=("$@")
+[ ${#presets[@]} -gt 0 ] || presets=(native asan web wasi)
+
+failed=()
+for p in "${presets[@]}"; do
+  printf '== build %s\n' "$p"
+  mkdir -p build
+  log="build/configure-$p.log"
+  # Configuring an existing build directory is cheap and picks up preset edits.
+  if ! cmake --preset "$p" >"$log" 2>&1; then
+    cat "$log"
+    failed+=("configure $p")
+    continue
+  fi
+  grep -E '^-- wnn: .*not linked' "$log" || true
+  if ! cmake --build --preset "$p"; then
+    failed+=("build $p")
+  fi
+done
+
+# ------------------------------------------------------------ wasm imports
+# dist/wnn-wasi.wasm must import only wasi_snapshot_preview1 functions (so any
+# WASI host runs it); the web modules only env.emscripten_notify_memory_growth
+# and, should the runtime ever need them, wasi_snapshot_preview1 functions.
+imports_of() {
+  wasm-objdump -x -j Import "$1" | sed -n 's/.* <- \([^ ]*\).*/\1/p'
+}
+
+check_imports() {
+  local file=$1 allowed=$2 bad
+  local imports
+  imports=$(imports_of "$file") || { failed+=("wasm-objdump $file"); return; }
+  printf '%s imports:%s\n' "$file" "$(printf '%s' "$imports" | sed 's/^/ /' | tr '\n' ' ')"
+  bad=$(printf '%s\n' "$imports" | grep -Ev "$allowed" | grep -v '^$' || true)
+  if [ -n "$bad" ]; then
+    printf 'error: %s imports what it must not: %s\n' "$file" "$(echo $bad)" >&2
+    failed+=("imports $file")
+  fi
+}
+
+# The scalar module must run on engines without SIMD128.
+check_no_simd() {
+  local n
+  n=$(wasm-objdump -d "$1" | grep -cE '\b(v128|[if](8x16|16x8|32x4|64x2))\.' || true)
+  if [ "$n" != 0 ]; then
+    printf 'error: %s has %s SIMD instructions\n' "$1" "$n" >&2
+    failed+=("simd in $1")
+  fi
+}
+
+printf '\n== wasm modules\n'
+for f in dist/wnn-wasi.wasm dist/wnn.wasm dist/wnn-scalar.wasm; do
+  case $f in
+    *wasi*) preset=wasi allowed='^wasi_snapshot_preview1\.' ;;
+    *) preset=web allowed='^(env\.emscripten_notify_memory_growth|wasi_snapshot_preview1\.[a-z_]+)$' ;;
+  esac
+  if [ -f "$f" ]; then
+    check_imports "$f" "$allowed"
+  elif [[ " ${presets[*]} " == *" $preset "* ]]; then
+    printf 'error: %s was not built\n' "$f" >&2
+    failed+=("$f missing")
+  fi
+done
+[ -f dist/wnn-scalar.wasm ] && check_no_simd dist/wnn-scalar.wasm
+
+# -------------------------------------------------------------------- sizes
+# Budget for the finished runtime with every kernel (KB = 1024 bytes).
+budget_raw=$((400 * 1024))
+budget_gz=$((130 * 1024))
+printf '\n== sizes (bytes; budget for dist/wnn.wasm: %d raw, %d gzip -9)\n' "$budget_raw" "$budget_gz"
+for f in dist/wnn.wasm dist/wnn-scalar.wasm dist/wnn-wasi.wasm; do
+  [ -f "$f" ] || continue
+  raw=$(stat -c %s "$f")
+  gz=$(gzip -9 -c "$f" | wc -c)
+  note=""
+  if [ "$f" = dist/wnn.wasm ]; then
+    note=$(printf '  %3d%% / %3d%% of budget' $((raw * 100 / budget_raw)) $((gz * 100 / budget_gz)))
+    if [ "$raw" -gt "$budget_raw" ] || [ "$gz" -gt "$budget_gz" ]; then note="$note  OVER BUDGET"; fi
+  fi
+  printf '%-22s %8d raw %8d gzip%s\n' "$f" "$raw" "$gz" "$note"
+done
+
+if [ ${#failed[@]} -gt 0 ]; then
+  printf '\nbuild failed: %s\n' "${failed[*]}" >&2
+  exit 1
+fi

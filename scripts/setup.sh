@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Installs what the build needs on Debian 12 and fetches the third-party
+# sources the wasm builds compile. Idempotent: with everything present it only
+# checks and returns.
+#
+#   1. Debian packages (apt-get when root; otherwise prints the command and
+#      fails).
+#   2. .deps/ (gitignored), for the wasm targets only:
+#        .deps/cjson/cJSON.c              cJSON's source, from `apt-get source cjson`
+#        .deps/include/cjson/cJSON.h      its header, where <cjson/cJSON.h> finds it
+#        .deps/include/dlpack/dlpack.h    copied from libdlpack-dev
+#      `apt-get source` needs deb-src entries; when none are configured they are
+#      derived from the existing apt sources (same archives, type deb-src) into
+#      /etc/apt/sources.list.d/wnn-deb-src.{sources,list}.
+# Native builds use the system's libcjson-dev and libdlpack-dev directly.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$PWD
+DEPS=$ROOT/.deps
+
+say() { printf 'setup: %s\n' "$*"; }
+die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
+
+is_root() { [ "$(id -u)" -eq 0 ]; }
+
+# ------------------------------------------------------------------ packages
+# lld-14 provides wasm-ld-14 and /usr/lib/llvm-14/bin/wasm-ld, which clang-14
+# runs for --target=wasm32-wasi; lld provides the unversioned /usr/bin/wasm-ld.
+# wasi-libc and libclang-rt-14-dev-wasm32 are the WASI SDK's libc and
+# compiler-rt builtins; llvm-14 gives llvm-ar-14 (GNU ar cannot index wasm
+# objects); binaryen gives wasm-opt, wabt gives wasm-objdump.
+PACKAGES=(
+  cmake ninja-build clang lld lld-14 llvm-14 wasi-libc libclang-rt-14-dev-wasm32
+  emscripten binaryen wabt libcjson-dev libdlpack-dev dpkg-dev gzip nodejs npm
+)
+
+pkg_installed() {
+  [ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null || true)" = installed ] && return 0
+  # A Node.js build from another vendor ships npm inside its nodejs package
+  # (which then "Provides: npm"); the command is what we need.
+  case $1 in
+    npm) command -v npm >/dev/null 2>&1 ;;
+    nodejs) command -v node >/dev/null 2>&1 ;;
+    *) return 1 ;;
+  esac
+}
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  pkg_installed "$p" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
+  if is_root; then
+    say "installing: ${missing[*]}"
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+  else
+    printf 'setup: missing Debian packages: %s\nsetup: run as root:\n  %s\n' "${missing[*]}" "$cmd" >&2
+    exit 1
+  fi
+fi
+
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+[ "$node_major" -ge 18 ] || die "Node.js >= 18 is needed (node:wasi preview1, node --test); found $(node --version)"
+
+# ------------------------------------------------------------ DLPack for wasm
+mkdir -p "$DEPS/include/dlpack"
+[ -f /usr/include/dlpack/dlpack.h ] || die "/usr/include/dlpack/dlpack.h missing (libdlpack-dev)"
+if ! cmp -s /usr/include/dlpack/dlpack.h "$DEPS/include/dlpack/dlpack.h"; then
+  cp /usr/include/dlpack/dlpack.h "$DEPS/include/dlpack/dlpack.h"
+  say "copied dlpack.h into .deps/include"
+fi
+
+# ------------------------------------------------------------- cJSON for wasm
+have_deb_src() {
+  # Any enabled deb-src entry in the apt configuration.
+  local f
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] && grep -Eq '^[[:space:]]*deb-src[[:space:]]' "$f" && return 0
+  done
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] && grep -Eiq '^Types:.*deb-src' "$f" && return 0
+  done
+  return 1
+}
+
+# Writes deb-src twins of the configured deb entries. deb822 stanzas are copied
+# with "Types:" set to deb-src (comments dropped, disabled stanzas skipped);
+# one-line entries get their leading "deb" replaced.
+add_deb_src() {
+  local f out_sources=/etc/apt/sources.list.d/wnn-deb-src.sources
+  local out_list=/etc/apt/sources.list.d/wnn-deb-src.list
+  local tmp_sources tmp_list
+  tmp_sources=$(mktemp) tmp_list=$(mktemp)
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    [ "$f" = "$out_sources" ] && continue
+    awk '
+      function flush() {
+        if (n > 0 && isdeb && !disabled) {
+          for (i = 1; i <= n; i++) print lines[i]
+          print ""
+        }
+        n = 0; isdeb = 0; disabled = 0
+      }
+      /^[[:space:]]*$/ { flush(); next }
+      /^#/ { next }
+      /^[Tt]ypes:/ {
+        for (i = 2; i <= NF; i++) if ($i == "deb") isdeb = 1
+        lines[++n] = "Types: deb-src"; next
+      }
+      /^[Ee]nabled:[[:space:]]*[Nn]o/ { disabled = 1 }
+      { lines[++n] = $0 }
+      END { flush() }
+    ' "$f" >>"$tmp_sources"
+  done
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] || continue
+    [ "$f" = "$out_list" ] && continue
+    sed -nE 's/^[[:space:]]*deb([[:space:]])/deb-src\1/p' "$f" >>"$tmp_list"
+  done
+  [ -s "$tmp_sources" ] || [ -s "$tmp_list" ] || { rm -f "$tmp_sources" "$tmp_list"; return 1; }
+  if [ -s "$tmp_sources" ]; then install -m 644 "$tmp_sources" "$out_sources"; say "wrote $out_sources"; fi
+  if [ -s "$tmp_list" ]; then install -m 644 "$tmp_list" "$out_list"; say "wrote $out_list"; fi
+  rm -f "$tmp_sources" "$tmp_list"
+}
+
+if [ ! -f "$DEPS/cjson/cJSON.c" ] || [ ! -f "$DEPS/include/cjson/cJSON.h" ]; then
+  if ! have_deb_src; then
+    if is_root; then
+      add_deb_src || die "no deb entries found in the apt sources to derive deb-src entries from"
+      apt-get update
+    else
+      printf 'setup: cJSON sources for the wasm builds need deb-src entries in the apt sources.\n' >&2
+      printf 'setup: as root, add deb-src twins of your deb entries (or run this script as root), then:\n' >&2
+      printf '  apt-get update\n' >&2
+      exit 1
+    fi
+  fi
+  mkdir -p "$DEPS/src"
+  rm -rf "$DEPS/src"/cjson-* "$DEPS/src"/cjson_*
+  say "fetching cJSON sources (apt-get source cjson)"
+  (cd "$DEPS/src" && apt-get source -qq cjson) ||
+    die "apt-get source cjson failed; needs deb-src entries and dpkg-dev"
+  srcdir=$(find "$DEPS/src" -mindepth 1 -maxdepth 1 -type d -name 'cjson-*' | head -n 1)
+  [ -n "$srcdir" ] && [ -f "$srcdir/cJSON.c" ] || die "cJSON.c not found after apt-get source"
+  mkdir -p "$DEPS/cjson" "$DEPS/include/cjson"
+  cp "$srcdir/cJSON.c" "$srcdir/cJSON.h" "$DEPS/cjson/"
+  cp "$srcdir/cJSON.h" "$DEPS/include/cjson/cJSON.h"
+  basename "$srcdir" >"$DEPS/cjson/VERSION"
+  say "cJSON sources ready: $(cat "$DEPS/cjson/VERSION")"
+fi
+
+say "ok"

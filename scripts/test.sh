@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Everything `npm test` runs:
+#   setup (Debian packages, .deps/) -> build (all presets) ->
+#   ctest in build/native, build/asan and build/wasi (the same C tests as WASI
+#   modules under Node) -> build/fixtures via build/native/make_fixtures ->
+#   node --test tests/js/*.test.mjs
+# A failed setup stops here; otherwise every test step runs even if an earlier
+# one failed, a summary follows, and the exit status is non-zero if any step
+# failed.
+set -uo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+start=$SECONDS
+summary=()
+status=0
+
+step() {
+  local name=$1 t0=$SECONDS rc
+  shift
+  printf '\n======== %s\n' "$name"
+  "$@"
+  rc=$?
+  if [ $rc -eq 0 ]; then
+    summary+=("$(printf 'ok    %-22s %4ds' "$name" $((SECONDS - t0)))")
+  else
+    summary+=("$(printf 'FAIL  %-22s %4ds  (exit %d)' "$name" $((SECONDS - t0)) $rc)")
+    status=1
+  fi
+  return $rc
+}
+
+ctest_in() {
+  local dir=build/$1
+  if [ ! -f "$dir/CTestTestfile.cmake" ]; then
+    printf '%s was not configured\n' "$dir" >&2
+    return 1
+  fi
+  ctest --test-dir "$dir" --output-on-failure -j2
+}
+
+fixtures() {
+  if [ -x build/native/make_fixtures ]; then
+    rm -rf build/fixtures
+    build/native/make_fixtures build/fixtures
+  else
+    echo "build/native/make_fixtures not built (no tests/fixtures/make_fixtures.c): the JS fixture tests skip"
+  fi
+}
+
+js_tests() {
+  local files=(tests/js/*.test.mjs)
+  [ -e "${files[0]}" ] || { echo "no tests/js/*.test.mjs"; return 0; }
+  node --test "${files[@]}"
+}
+
+step setup bash scripts/setup.sh || {
+  printf '\nsetup failed; nothing else can run\n' >&2
+  exit 1
+}
+step build bash scripts/build.sh
+step "ctest native" ctest_in native
+step "ctest asan" ctest_in asan
+step "ctest wasi (node)" ctest_in wasi
+step fixtures fixtures
+step "node --test tests/js" js_tests
+
+printf '\n======== summary\n'
+printf '%s\n' "${summary[@]}"
+printf 'total %ds: %s\n' $((SECONDS - start)) "$([ $status -eq 0 ] && echo passed || echo FAILED)"
+exit $status

@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// Runs a WASI command (a preview1 module with _start) under Node's node:wasi.
+//
+//   node wasm/run-wasi.mjs [--dir HOST[:GUEST]]... [--env NAME=VALUE]... MODULE.wasm [ARGS...]
+//
+// The process exits with the module's exit code. argv[0] inside the module is
+// the module's file name.
+//
+// Directories: by default the current directory is visible as "." (so
+// relative paths work) and under its own absolute path, and so is the
+// temporary directory (os.tmpdir()). Each --dir HOST[:GUEST] adds HOST,
+// visible as GUEST (default: HOST as given). wasi-libc resolves paths against
+// one root: it strips a leading "/" or "./" from paths and preopen names
+// alike, so "/" and "." would name the same directory; that is why the
+// host's "/" is not preopened as a whole. Paths outside the preopened
+// directories, or escaping them with "..", fail with ENOENT or ENOTCAPABLE.
+//
+// The same as `wasmtime run --dir . MODULE.wasm ARGS...` (docs/build.md).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+
+function usage(msg) {
+  if (msg) process.stderr.write(`run-wasi: ${msg}\n`);
+  process.stderr.write(
+    'usage: node wasm/run-wasi.mjs [--dir HOST[:GUEST]]... [--env NAME=VALUE]... MODULE.wasm [ARGS...]\n');
+  process.exit(2);
+}
+
+// Node prints an ExperimentalWarning when node:wasi loads; it would pollute the
+// module's stderr, which tests compare. Drop only that warning.
+const emitWarning = process.emitWarning;
+process.emitWarning = function (warning, ...rest) {
+  const type = typeof rest[0] === 'string' ? rest[0] : rest[0]?.type;
+  const name = warning?.name ?? type;
+  if (name === 'ExperimentalWarning' || type === 'ExperimentalWarning') return;
+  return emitWarning.call(process, warning, ...rest);
+};
+let WASI;
+try {
+  ({ WASI } = await import('node:wasi'));
+} catch (e) {
+  // Node 18 has node:wasi only behind a flag: run again with it.
+  if (process.execArgv.includes('--experimental-wasi-unstable-preview1')) throw e;
+  const { spawnSync } = await import('node:child_process');
+  const r = spawnSync(process.execPath,
+    ['--experimental-wasi-unstable-preview1', ...process.execArgv, ...process.argv.slice(1)],
+    { stdio: 'inherit' });
+  process.exit(r.status ?? 1);
+}
+
+const argv = process.argv.slice(2);
+const dirs = [];
+const env = {};
+while (argv.length && argv[0].startsWith('--')) {
+  const opt = argv.shift();
+  if (opt === '--') break;
+  if (opt === '--help' || opt === '-h') usage();
+  const value = argv.shift();
+  if (value === undefined) usage(`${opt} needs a value`);
+  if (opt === '--dir') {
+    const i = value.indexOf(':');
+    const host = i < 0 ? value : value.slice(0, i);
+    const guest = i < 0 ? value : value.slice(i + 1);
+    dirs.push([guest, path.resolve(host)]);
+  } else if (opt === '--env') {
+    const i = value.indexOf('=');
+    if (i <= 0) usage(`--env wants NAME=VALUE, got ${value}`);
+    env[value.slice(0, i)] = value.slice(i + 1);
+  } else {
+    usage(`unknown option ${opt}`);
+  }
+}
+const modulePath = argv.shift();
+if (!modulePath) usage('no module given');
+
+// Guest name -> host directory; later entries replace earlier ones with the
+// same guest name.
+const cwd = process.cwd();
+const preopens = {};
+const add = (guest, host) => {
+  if (fs.existsSync(host)) preopens[guest] = host;
+};
+add('.', cwd);
+add(cwd, cwd);
+const tmp = fs.realpathSync(os.tmpdir());
+add(tmp, tmp);
+if (tmp !== os.tmpdir()) add(os.tmpdir(), tmp);
+for (const [guest, host] of dirs) {
+  if (!fs.existsSync(host)) usage(`--dir ${host}: no such directory`);
+  preopens[guest] = host;
+}
+
+let bytes;
+try {
+  bytes = fs.readFileSync(modulePath);
+} catch (e) {
+  usage(`cannot read ${modulePath}: ${e.message}`);
+}
+
+const wasi = new WASI({
+  version: 'preview1',
+  args: [path.basename(modulePath), ...argv],
+  env,
+  preopens,
+  returnOnExit: true,
+});
+const module = await WebAssembly.compile(bytes);
+// getImportObject arrived in Node 19.8; before, wasiImport is the preview1 set.
+const imports = wasi.getImportObject ? wasi.getImportObject() : { wasi_snapshot_preview1: wasi.wasiImport };
+const instance = await WebAssembly.instantiate(module, imports);
+let code;
+try {
+  code = wasi.start(instance);
+} catch (e) {
+  // A trap (unreachable, out-of-bounds access, stack overflow): report it the
+  // way a crashed native program would be, with a failing status.
+  process.stderr.write(`run-wasi: ${path.basename(modulePath)}: ${e instanceof Error ? e.message : e}\n`);
+  code = 134;
+}
+process.exitCode = code ?? 0;

@@ -1,0 +1,133 @@
+/*
+ * JavaScript-friendly entry points of dist/wnn.wasm and dist/wnn-scalar.wasm.
+ *
+ * The modules export the whole C API of wnn.h (wasm/exports-api.txt), malloc
+ * and free, and the wrappers below (wasm/exports-web.txt). The wrappers take
+ * and return only numbers and pointers, so JavaScript never lays out or parses
+ * a C struct (wnn_load_options, wnn_tensor_info, DLTensor).
+ *
+ *   - Pointers are byte offsets into the exported memory; strings are
+ *     NUL-terminated UTF-8. Memory can grow, so JS re-reads memory.buffer after
+ *     any call that may allocate.
+ *   - Handles (wnn_model *, wnn_executor *) are opaque numbers; an out-parameter
+ *     for one is a 4-byte slot the caller allocated with malloc.
+ *   - Functions returning wnn_status return it as a number (0 = WNN_OK); the
+ *     detailed message is wnn_last_error().
+ *   - 64-bit quantities (dimensions, byte counts) come back as doubles, exact
+ *     below 2^53, so no BigInt is involved.
+ *
+ * Typical use: malloc the artifact, copy it in, wnn_web_model_load (with
+ * WNN_LOAD_BORROW the bytes stay where they are and are used in place),
+ * wnn_executor_create, wnn_web_set_input per input, wnn_executor_run, then
+ * wnn_web_output_data and wnn_web_tensor_nbytes per output.
+ */
+#include <stddef.h>
+
+#include "runtime/internal.h"
+#include "wnn.h"
+
+/* Which tensor list a `kind` argument names. */
+enum { WNN_WEB_INPUT = 0, WNN_WEB_OUTPUT = 1, WNN_WEB_PARAM = 2 };
+
+/* wnn_model_load with its options as plain numbers: flags is a set of
+ * WNN_LOAD_*, kernels a wnn_kernels; the allocator is the C library's. */
+wnn_status wnn_web_model_load(const void *data, size_t size, unsigned flags, int kernels,
+                              wnn_model **out) {
+  wnn_load_options options = {flags, (wnn_kernels)kernels, NULL};
+  return wnn_model_load(data, size, &options, out);
+}
+
+static wnn_status tensor_info(const wnn_model *model, int kind, int index, wnn_tensor_info *info) {
+  switch (kind) {
+    case WNN_WEB_INPUT: return wnn_model_input_info(model, index, info);
+    case WNN_WEB_OUTPUT: return wnn_model_output_info(model, index, info);
+    case WNN_WEB_PARAM: return wnn_model_param_info(model, index, info);
+  }
+  return wnn_seterr(NULL, 0, WNN_ERR_INVALID_ARGUMENT,
+                    "tensor kind %d: expected 0 (input), 1 (output) or 2 (param)", kind);
+}
+
+/* Name of input, output or param `index` (owned by the model, valid until
+ * wnn_model_free), or NULL when kind or index is out of range. */
+const char *wnn_web_tensor_name(const wnn_model *model, int kind, int index) {
+  wnn_tensor_info info;
+  return tensor_info(model, kind, index, &info) == WNN_OK ? info.name : NULL;
+}
+
+/* Its wnn_dtype, or WNN_DTYPE_INVALID (0) when out of range. */
+int wnn_web_tensor_dtype(const wnn_model *model, int kind, int index) {
+  wnn_tensor_info info;
+  return tensor_info(model, kind, index, &info) == WNN_OK ? (int)info.dtype : WNN_DTYPE_INVALID;
+}
+
+/* Its number of dimensions, or -1 when out of range. */
+int wnn_web_tensor_ndim(const wnn_model *model, int kind, int index) {
+  wnn_tensor_info info;
+  return tensor_info(model, kind, index, &info) == WNN_OK ? info.ndim : -1;
+}
+
+/* Its dimension `axis`, or -1 when anything is out of range. */
+double wnn_web_tensor_dim(const wnn_model *model, int kind, int index, int axis) {
+  wnn_tensor_info info;
+  if (tensor_info(model, kind, index, &info) != WNN_OK) return -1;
+  if (axis < 0 || axis >= info.ndim) {
+    wnn_seterr(NULL, 0, WNN_ERR_OUT_OF_RANGE, "axis %d of a %d-dimensional tensor", axis,
+               info.ndim);
+    return -1;
+  }
+  return (double)info.shape[axis];
+}
+
+/* Its size in bytes, or -1 when out of range. */
+double wnn_web_tensor_nbytes(const wnn_model *model, int kind, int index) {
+  wnn_tensor_info info;
+  return tensor_info(model, kind, index, &info) == WNN_OK ? (double)info.nbytes : -1;
+}
+
+/* Describes `data` as input `index` of `model`: its dtype and shape. */
+static wnn_status input_tensor(const wnn_model *model, int index, const void *data, size_t nbytes,
+                               DLTensor *t) {
+  wnn_tensor_info info;
+  wnn_status s = wnn_model_input_info(model, index, &info);
+  if (s != WNN_OK) return s;
+  if (nbytes != info.nbytes)
+    return wnn_seterr(NULL, 0, WNN_ERR_SIZE, "input %d (\"%s\"): %zu bytes given, %zu expected",
+                      index, info.name, nbytes, info.nbytes);
+  t->data = (void *)data;
+  t->device.device_type = kDLCPU;
+  t->device.device_id = 0;
+  t->ndim = info.ndim;
+  t->dtype = wnn_dtype_to_dl(info.dtype);
+  t->shape = (int64_t *)info.shape; /* read only by set_input */
+  t->strides = NULL;
+  t->byte_offset = 0;
+  return WNN_OK;
+}
+
+/* Copies nbytes bytes at data into input `index` of an executor of `model`;
+ * the bytes are the input's elements in row-major order, of its dtype. */
+wnn_status wnn_web_set_input(const wnn_model *model, wnn_executor *executor, int index,
+                             const void *data, size_t nbytes) {
+  DLTensor t;
+  wnn_status s = input_tensor(model, index, data, nbytes, &t);
+  return s != WNN_OK ? s : wnn_executor_set_input(executor, index, &t);
+}
+
+/* Like wnn_web_set_input but borrows data (wnn_executor_set_input_zero_copy):
+ * it must stay valid and unchanged until the input is set again or the
+ * executor is destroyed. */
+wnn_status wnn_web_set_input_zero_copy(const wnn_model *model, wnn_executor *executor, int index,
+                                       const void *data, size_t nbytes) {
+  DLTensor t;
+  wnn_status s = input_tensor(model, index, data, nbytes, &t);
+  return s != WNN_OK ? s : wnn_executor_set_input_zero_copy(executor, index, &t);
+}
+
+/* Address of output `index`'s elements (wnn_executor_get_output: valid until
+ * the next run or until the executor is destroyed), or NULL on failure. Its
+ * size is wnn_web_tensor_nbytes(model, 1, index). */
+void *wnn_web_output_data(wnn_executor *executor, int index) {
+  DLTensor t;
+  if (wnn_executor_get_output(executor, index, &t) != WNN_OK) return NULL;
+  return (char *)t.data + t.byte_offset;
+}
