@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "ops/op.h"
+#include "ops/op_internal.h"
 #include "runtime/internal.h"
 
 wnn_status wnn_op_fail(wnn_prepare_ctx *ctx, wnn_status status, const char *fmt, ...) {
@@ -115,4 +116,15 @@ bool wnn_shape_equal(int ndim_a, const int64_t *a, int ndim_b, const int64_t *b)
   for (int i = 0; i < ndim_a; i++)
     if (a[i] != b[i]) return false;
   return true;
+}
+
+wnn_status wnn_attr_bool(wnn_prepare_ctx *ctx, const char *op, const char *name, bool *out) {
+  int64_t v;
+  wnn_status st = wnn_attr_int(ctx, name, 0, &v);
+  if (st) return st;
+  if (v != 0 && v != 1)
+    return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: %s = %lld, must be 0 or 1", op, name,
+                       (long long)v);
+  *out = v == 1;
+  return WNN_OK;
 }

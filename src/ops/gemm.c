@@ -11,17 +11,6 @@ WNN_PARAMS_FIT(wnn_matmul_params);
 
 /* ----------------------------------------------------------------- Gemm */
 
-static wnn_status read_flag(wnn_prepare_ctx *ctx, const char *op, const char *name, bool *out) {
-  int64_t v;
-  wnn_status st = wnn_attr_int(ctx, name, 0, &v);
-  if (st) return st;
-  if (v != 0 && v != 1)
-    return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: %s = %lld, must be 0 or 1", op, name,
-                       (long long)v);
-  *out = v == 1;
-  return WNN_OK;
-}
-
 /* C broadcasts unidirectionally to (m, n); sets its strides. */
 static wnn_status gemm_prepare_c(wnn_prepare_ctx *ctx, wnn_gemm_params *p) {
   static const char OP[] = "Gemm";
@@ -49,8 +38,8 @@ wnn_status wnn_gemm_prepare(wnn_prepare_ctx *ctx) {
   if ((st = wnn_expect_dtype(ctx, OP, 1, "B", WNN_DTYPE_F32))) return st;
   if ((st = wnn_expect_ndim(ctx, OP, 0, "A", 2))) return st;
   if ((st = wnn_expect_ndim(ctx, OP, 1, "B", 2))) return st;
-  if ((st = read_flag(ctx, OP, "transA", &p->trans_a))) return st;
-  if ((st = read_flag(ctx, OP, "transB", &p->trans_b))) return st;
+  if ((st = wnn_attr_bool(ctx, OP, "transA", &p->trans_a))) return st;
+  if ((st = wnn_attr_bool(ctx, OP, "transB", &p->trans_b))) return st;
   if ((st = wnn_attr_float(ctx, "alpha", 1.0f, &p->alpha))) return st;
   if ((st = wnn_attr_float(ctx, "beta", 1.0f, &p->beta))) return st;
   const int64_t m = a->dims[p->trans_a ? 1 : 0], ka = a->dims[p->trans_a ? 0 : 1];

@@ -132,6 +132,9 @@ wnn_status wnn_set_output(wnn_prepare_ctx *ctx, const char *op, int i, wnn_dtype
 /* Writes dims as "[2, 3, 4]" into buf (cap bytes, truncated to fit); returns buf. */
 const char *wnn_format_dims(char *buf, size_t cap, int ndim, const int64_t *dims);
 
+/* An integer attribute that must be 0 or 1 (transA, ceil_mode, ...); absent is 0. */
+wnn_status wnn_attr_bool(wnn_prepare_ctx *ctx, const char *op, const char *name, bool *out);
+
 /* Normalizes an axis attribute in [-rank, rank) (or [-rank, rank] when
  * inclusive) to [0, rank); fails with WNN_ERR_BAD_ATTRIBUTE naming it. */
 wnn_status wnn_normalize_axis(wnn_prepare_ctx *ctx, const char *op, const char *attr,

@@ -7,17 +7,6 @@
 
 WNN_PARAMS_FIT(wnn_pool_params);
 
-static wnn_status read_bool(wnn_prepare_ctx *ctx, const char *op, const char *name, bool *out) {
-  int64_t v;
-  wnn_status st = wnn_attr_int(ctx, name, 0, &v);
-  if (st) return st;
-  if (v != 0 && v != 1)
-    return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: %s = %lld, must be 0 or 1", op, name,
-                       (long long)v);
-  *out = v == 1;
-  return WNN_OK;
-}
-
 /* What MaxPool and AveragePool share: X, kernel_shape, the window and Y. */
 static wnn_status pool_prepare(wnn_prepare_ctx *ctx, const char *op, int kind) {
   wnn_pool_params *p = ctx->params;
@@ -40,7 +29,7 @@ static wnn_status pool_prepare(wnn_prepare_ctx *ctx, const char *op, int kind) {
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: kernel_shape has %d values, expected %d",
                        op, count, spec.spatial);
   for (int d = 0; d < spec.spatial; d++) spec.in[d] = x->dims[2 + d], spec.kernel[d] = ks[d];
-  if ((st = read_bool(ctx, op, "ceil_mode", &spec.ceil_mode))) return st;
+  if ((st = wnn_attr_bool(ctx, op, "ceil_mode", &spec.ceil_mode))) return st;
   if ((st = wnn_window_prepare(ctx, op, &spec))) return st;
   const int64_t out[4] = {x->dims[0], x->dims[1], spec.out[0], spec.out[1]};
   if ((st = wnn_set_output(ctx, op, 0, WNN_DTYPE_F32, x->ndim, out))) return st;
@@ -62,7 +51,7 @@ wnn_status wnn_maxpool_prepare(wnn_prepare_ctx *ctx) {
   if (ctx->num_outputs > 1)
     return wnn_op_fail(ctx, WNN_ERR_UNSUPPORTED, "%s: output 1 (Indices) is not supported", OP);
   bool storage_order;
-  wnn_status st = read_bool(ctx, OP, "storage_order", &storage_order);
+  wnn_status st = wnn_attr_bool(ctx, OP, "storage_order", &storage_order);
   if (st) return st; /* storage_order only affects Indices: checked, then unused */
   return pool_prepare(ctx, OP, WNN_POOL_MAX);
 }
@@ -72,7 +61,7 @@ wnn_status wnn_maxpool_run(const wnn_run_ctx *ctx) { return pool_run(ctx); }
 wnn_status wnn_averagepool_prepare(wnn_prepare_ctx *ctx) {
   static const char OP[] = "AveragePool";
   wnn_pool_params *p = ctx->params;
-  wnn_status st = read_bool(ctx, OP, "count_include_pad", &p->pool.count_include_pad);
+  wnn_status st = wnn_attr_bool(ctx, OP, "count_include_pad", &p->pool.count_include_pad);
   if (st) return st;
   return pool_prepare(ctx, OP, WNN_POOL_AVG);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "runtime/internal.h"
+#include "ops/op_internal.h"
 #include "runtime/model.h"
 
 #define MSG_CAP 512
@@ -109,15 +110,13 @@ static wnn_status check_tensor(wnn_executor *ex, const wnn_value *v, int index,
   for (int d = 0; same && d < v->ndim; d++) same = t->shape[d] == v->dims[d];
   if (!same) {
     char want[160], got[160];
-    size_t n = 0, k = 0;
-    for (int d = 0; d < v->ndim && n < sizeof want; d++)
-      n += (size_t)snprintf(want + n, sizeof want - n, "%s%lld", d ? "," : "", (long long)v->dims[d]);
-    if (!v->ndim) want[0] = '\0';
-    got[0] = '\0';
-    for (int d = 0; t->shape && d < t->ndim && d < WNN_MAX_DIMS && k < sizeof got; d++)
-      k += (size_t)snprintf(got + k, sizeof got - k, "%s%lld", d ? "," : "", (long long)t->shape[d]);
-    return fail(ex, WNN_ERR_SHAPE, "input %d (%s) has shape [%s]; the tensor has shape [%s]",
-                index, name, want, got);
+    wnn_format_dims(want, sizeof want, v->ndim, v->dims);
+    if (t->shape && t->ndim >= 0 && t->ndim <= WNN_MAX_DIMS)
+      wnn_format_dims(got, sizeof got, t->ndim, t->shape);
+    else
+      snprintf(got, sizeof got, "of %d dims", t->ndim);
+    return fail(ex, WNN_ERR_SHAPE, "input %d (%s) has shape %s; the tensor has shape %s", index,
+                name, want, got);
   }
   if (t->strides) {
     int64_t expect = 1;

@@ -8,6 +8,7 @@
 
 #include "runtime/format.h"
 #include "runtime/internal.h"
+#include "ops/op_internal.h"
 #include "runtime/model.h"
 #include "runtime/plan.h"
 
@@ -77,13 +78,11 @@ static wnn_status get_name(const wnn_allocator *a, const cJSON *obj, const char 
   return *out ? WNN_OK : fail(WNN_ERR_OUT_OF_MEMORY, "out of memory copying a name");
 }
 
-/* Formats a shape as "float32[1,3,224,224]". */
-static const char *shape_str(char *buf, size_t cap, wnn_dtype dtype, int ndim,
-                             const int64_t *dims) {
-  size_t n = (size_t)snprintf(buf, cap, "%s[", wnn_dtype_name(dtype));
-  for (int i = 0; i < ndim && n < cap; i++)
-    n += (size_t)snprintf(buf + n, cap - n, "%s%lld", i ? "," : "", (long long)dims[i]);
-  if (n < cap) snprintf(buf + n, cap - n, "]");
+/* Formats a tensor type as "float32[1, 3, 224, 224]". */
+static const char *type_str(char *buf, size_t cap, wnn_dtype dtype, int ndim,
+                            const int64_t *dims) {
+  char shape[112];
+  snprintf(buf, cap, "%s%s", wnn_dtype_name(dtype), wnn_format_dims(shape, sizeof shape, ndim, dims));
   return buf;
 }
 
@@ -328,8 +327,8 @@ static wnn_status read_node(wnn_model *m, const cJSON *j, int i, int *producer) 
         !wnn_shape_equal(out[k].ndim, out[k].dims, val->ndim, val->dims)) {
       char got[128], want[128];
       return fail(WNN_ERR_MALFORMED, "graph: %s output %d is recorded as %s but the op gives %s",
-                  label, k, shape_str(want, sizeof want, val->dtype, val->ndim, val->dims),
-                  shape_str(got, sizeof got, out[k].dtype, out[k].ndim, out[k].dims));
+                  label, k, type_str(want, sizeof want, val->dtype, val->ndim, val->dims),
+                  type_str(got, sizeof got, out[k].dtype, out[k].ndim, out[k].dims));
     }
   }
   if (cJSON_GetObjectItemCaseSensitive(j, "scratch_bytes")) {

@@ -243,7 +243,7 @@ TEST(bad_set_input_changes_nothing) {
   int64_t wrong_shape[] = {1, 2, 6, 5}, three[] = {2, 6, 6};
   DLTensor t = f32_tensor(other, 4, wrong_shape);
   CHECK_STATUS(wnn_executor_set_input(ex, 0, &t), WNN_ERR_SHAPE);
-  CHECK(strstr(wnn_executor_errmsg(ex), "[1,2,6,6]") && strstr(wnn_executor_errmsg(ex), "[1,2,6,5]"));
+  CHECK(strstr(wnn_executor_errmsg(ex), "[1, 2, 6, 6]") && strstr(wnn_executor_errmsg(ex), "[1, 2, 6, 5]"));
   t = f32_tensor(other, 3, three);
   CHECK_STATUS(wnn_executor_set_input(ex, 0, &t), WNN_ERR_SHAPE);
   t = f32_tensor(other, 4, input_shape);

@@ -14,23 +14,10 @@
 #include "cli/tensorproto.h"
 
 #include "../test.h"
+#include "cli_check.h"
 
 #define SCRATCH "build/tmp-test-cli-fileio"
 
-#define CHECK_FAILS(expr, status, text)                                                   \
-  do {                                                                                    \
-    char msg_[512] = "";                                                                  \
-    char *err = msg_;                                                                     \
-    size_t errcap = sizeof msg_;                                                          \
-    int got_ = (int)(expr);                                                               \
-    (void)err, (void)errcap;                                                              \
-    if (got_ != (int)(status) || !strstr(msg_, text)) {                                   \
-      printf("  %s:%d: %s: %s gave %d (%s) \"%s\", wanted %d with \"%s\"\n", __FILE__,    \
-             __LINE__, test_current_, #expr, got_, wnn_status_str((wnn_status)got_), msg_, \
-             (int)(status), text);                                                        \
-      test_current_failed_ = 1;                                                           \
-    }                                                                                     \
-  } while (0)
 
 static const float values[6] = {0.5f, -1.0f, 2.0f, 3.5f, -0.25f, 1e-3f};
 static const int64_t shape[2] = {2, 3};

@@ -293,7 +293,7 @@ TEST(sizes_that_overflow) {
 
 TEST(recorded_shape_lies) {
   expect_edit("\"shape\":[2,3],\"offset\":64", "\"shape\":[3,2],\"offset\":64", WNN_ERR_MALFORMED,
-              "recorded as float32[3,2] but the op gives float32[2,3]");
+              "recorded as float32[3, 2] but the op gives float32[2, 3]");
 }
 
 TEST(plan_overlaps_live_values) {

@@ -9,22 +9,8 @@
 #include "cli/npy.h"
 
 #include "../test.h"
+#include "cli_check.h"
 
-/* Checks that expr fails with `status` and that the message contains `text`. */
-#define CHECK_FAILS(expr, status, text)                                                   \
-  do {                                                                                    \
-    char msg_[512] = "";                                                                  \
-    char *err = msg_;                                                                     \
-    size_t errcap = sizeof msg_;                                                          \
-    int got_ = (int)(expr);                                                               \
-    (void)err, (void)errcap;                                                              \
-    if (got_ != (int)(status) || !strstr(msg_, text)) {                                   \
-      printf("  %s:%d: %s: %s gave %d (%s) \"%s\", wanted %d with \"%s\"\n", __FILE__,    \
-             __LINE__, test_current_, #expr, got_, wnn_status_str((wnn_status)got_), msg_, \
-             (int)(status), text);                                                        \
-      test_current_failed_ = 1;                                                           \
-    }                                                                                     \
-  } while (0)
 
 /* A .npy file with the given version and header text, the header padded with
  * spaces and a newline so the data starts at a multiple of `align`, followed by
