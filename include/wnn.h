@@ -228,6 +228,17 @@ wnn_status wnn_executor_get_output_by_name(wnn_executor *executor, const char *n
  * output's size, else WNN_ERR_SIZE). */
 wnn_status wnn_executor_copy_output(wnn_executor *executor, int index, void *dst, size_t nbytes);
 
+/* ------------------------------------------------------ stateless predict */
+
+/* Runs the model once, statelessly: inputs[i] is input i (as for
+ * wnn_executor_set_input) and each outputs[i] names a caller-owned buffer of
+ * output i's dtype and shape, which receives a copy. It creates and destroys a
+ * private executor, so unlike wnn_executor_run it allocates (one arena per
+ * call); in exchange any number of threads may call it on one model at once.
+ * Errors: wnn_last_error(). */
+wnn_status wnn_model_predict(const wnn_model *model, const DLTensor *inputs, int num_inputs,
+                             const DLTensor *outputs, int num_outputs);
+
 #ifdef __cplusplus
 }
 #endif

@@ -92,19 +92,20 @@ static int dtype_matches(wnn_dtype want, DLDataType got) {
   return g == want || (want == WNN_DTYPE_BOOL && g == WNN_DTYPE_U8);
 }
 
-static wnn_status check_tensor(wnn_executor *ex, const wnn_value *v, int index,
-                               const DLTensor *t) {
+/* Checks a caller's tensor against value v, input or output `index`. */
+static wnn_status check_tensor(wnn_executor *ex, const char *what, const wnn_value *v,
+                               int index, const DLTensor *t) {
   const char *name = v->name;
   if (!t || !t->data)
-    return fail(ex, WNN_ERR_INVALID_ARGUMENT, "input %d (%s): tensor or its data is NULL", index,
+    return fail(ex, WNN_ERR_INVALID_ARGUMENT, "%s %d (%s): tensor or its data is NULL", what, index,
                 name);
   if (t->device.device_type != kDLCPU)
-    return fail(ex, WNN_ERR_INVALID_ARGUMENT, "input %d (%s): tensor is not on kDLCPU", index,
+    return fail(ex, WNN_ERR_INVALID_ARGUMENT, "%s %d (%s): tensor is not on kDLCPU", what, index,
                 name);
   if (!dtype_matches(v->dtype, t->dtype))
     return fail(ex, WNN_ERR_DTYPE,
-                "input %d (%s) is %s; the tensor has DLPack dtype code %u, %u bits, %u lanes",
-                index, name, wnn_dtype_name(v->dtype), t->dtype.code, t->dtype.bits,
+                "%s %d (%s) is %s; the tensor has DLPack dtype code %u, %u bits, %u lanes",
+                what, index, name, wnn_dtype_name(v->dtype), t->dtype.code, t->dtype.bits,
                 t->dtype.lanes);
   int same = t->ndim == v->ndim && (t->ndim == 0 || t->shape);
   for (int d = 0; same && d < v->ndim; d++) same = t->shape[d] == v->dims[d];
@@ -115,7 +116,7 @@ static wnn_status check_tensor(wnn_executor *ex, const wnn_value *v, int index,
       wnn_format_dims(got, sizeof got, t->ndim, t->shape);
     else
       snprintf(got, sizeof got, "of %d dims", t->ndim);
-    return fail(ex, WNN_ERR_SHAPE, "input %d (%s) has shape %s; the tensor has shape %s", index,
+    return fail(ex, WNN_ERR_SHAPE, "%s %d (%s) has shape %s; the tensor has shape %s", what, index,
                 name, want, got);
   }
   if (t->strides) {
@@ -123,8 +124,8 @@ static wnn_status check_tensor(wnn_executor *ex, const wnn_value *v, int index,
     for (int d = v->ndim - 1; d >= 0; d--) {
       if (v->dims[d] != 1 && t->strides[d] != expect)
         return fail(ex, WNN_ERR_INVALID_ARGUMENT,
-                    "input %d (%s): tensor is not dense row-major (stride %d is %lld, want %lld)",
-                    index, name, d, (long long)t->strides[d], (long long)expect);
+                    "%s %d (%s): tensor is not dense row-major (stride %d is %lld, want %lld)",
+                    what, index, name, d, (long long)t->strides[d], (long long)expect);
       expect *= v->dims[d];
     }
   }
@@ -137,7 +138,7 @@ wnn_status wnn_executor_set_input(wnn_executor *ex, int index, const DLTensor *t
   wnn_status st = check_index(ex, index, m->num_inputs, "input");
   if (st) return st;
   int v = m->inputs[index];
-  if ((st = check_tensor(ex, &m->values[v], index, t))) return st;
+  if ((st = check_tensor(ex, "input", &m->values[v], index, t))) return st;
   void *home = ex->arena + m->values[v].offset;
   if (ex->ptr[v] != home) point(ex, v, home); /* it was borrowed until now */
   memmove(home, (const uint8_t *)t->data + t->byte_offset, m->values[v].nbytes);
@@ -158,7 +159,7 @@ wnn_status wnn_executor_set_input_zero_copy(wnn_executor *ex, int index, const D
   wnn_status st = check_index(ex, index, m->num_inputs, "input");
   if (st) return st;
   int v = m->inputs[index];
-  if ((st = check_tensor(ex, &m->values[v], index, t))) return st;
+  if ((st = check_tensor(ex, "input", &m->values[v], index, t))) return st;
   uint8_t *p = (uint8_t *)t->data + t->byte_offset;
   size_t align = wnn_dtype_size(m->values[v].dtype);
   if ((uintptr_t)p % align)
@@ -250,4 +251,31 @@ wnn_status wnn_executor_copy_output(wnn_executor *ex, int index, void *dst, size
                 v->name, v->nbytes, nbytes);
   memcpy(dst, ex->ptr[ex->model->outputs[index]], nbytes);
   return WNN_OK;
+}
+
+/* ------------------------------------------------------- stateless predict */
+
+wnn_status wnn_model_predict(const wnn_model *m, const DLTensor *inputs, int num_inputs,
+                             const DLTensor *outputs, int num_outputs) {
+  if (!m || (num_inputs && !inputs) || (num_outputs && !outputs))
+    return fail(NULL, WNN_ERR_INVALID_ARGUMENT, "wnn_model_predict: NULL argument");
+  if (num_inputs != m->num_inputs || num_outputs != m->num_outputs)
+    return fail(NULL, WNN_ERR_INVALID_ARGUMENT,
+                "wnn_model_predict: got %d inputs and %d outputs; the model has %d and %d",
+                num_inputs, num_outputs, m->num_inputs, m->num_outputs);
+  /* Check the outputs before any work, so a bad call costs nothing. */
+  for (int i = 0; i < num_outputs; i++) {
+    wnn_status st = check_tensor(NULL, "output", &m->values[m->outputs[i]], i, &outputs[i]);
+    if (st) return st;
+  }
+  wnn_executor *ex = NULL;
+  wnn_status st = wnn_executor_create(m, &ex);
+  for (int i = 0; !st && i < num_inputs; i++) st = wnn_executor_set_input(ex, i, &inputs[i]);
+  if (!st) st = wnn_executor_run(ex);
+  for (int i = 0; !st && i < num_outputs; i++) {
+    const wnn_value *v = &m->values[m->outputs[i]];
+    memcpy((uint8_t *)outputs[i].data + outputs[i].byte_offset, ex->ptr[m->outputs[i]], v->nbytes);
+  }
+  wnn_executor_destroy(ex);
+  return st;
 }

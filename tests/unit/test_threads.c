@@ -1,0 +1,130 @@
+/* One model shared by many threads: each thread runs its own executor, and
+ * others call the stateless wnn_model_predict, all at once. Every result must
+ * equal the single-threaded one bit for bit. Native only: the WASI target has
+ * no threads, and this program says so and skips there. */
+#include <stdint.h>
+#include <string.h>
+
+#include "wnn.h"
+#include "wnn_builder.h"
+#include "../test.h"
+
+#if defined(__wasi__) || defined(__EMSCRIPTEN__)
+
+int main(void) {
+  printf("skip test_threads: this wasm target has no threads\n");
+  return test_summary();
+}
+
+#else
+#include <pthread.h>
+
+#define THREADS 4
+#define RUNS 50
+#define N 4096
+
+static wnn_model *model;
+static float inputs[THREADS][N], expected[THREADS][N];
+
+static DLTensor tensor(float *data, int64_t *shape) {
+  DLTensor t;
+  memset(&t, 0, sizeof t);
+  t.data = data;
+  t.device.device_type = kDLCPU;
+  t.ndim = 2;
+  t.dtype = wnn_dtype_to_dl(WNN_DTYPE_F32);
+  t.shape = shape;
+  return t;
+}
+
+/* y = Sigmoid(x * W + x): element-wise, so every value depends on its input. */
+static wnn_model *build(void) {
+  wnn_builder *b = NULL;
+  if (wnn_builder_create(NULL, &b)) return NULL;
+  int64_t s[] = {64, 64};
+  static float w[N];
+  for (int i = 0; i < N; i++) w[i] = (float)(i % 13) / 7.0f - 0.9f;
+  int x, W, m, a, y;
+  wnn_model *out = NULL;
+  void *data;
+  size_t size;
+  if (!wnn_builder_add_input(b, "x", WNN_DTYPE_F32, 2, s, &x) &&
+      !wnn_builder_add_param(b, "w", WNN_DTYPE_F32, 2, s, w, &W) &&
+      !wnn_builder_add_node(b, "Mul", NULL, (int[]){x, W}, 2, NULL, 1, &m) &&
+      !wnn_builder_add_node(b, "Add", NULL, (int[]){m, x}, 2, NULL, 1, &a) &&
+      !wnn_builder_add_node(b, "Sigmoid", NULL, &a, 1, NULL, 1, &y) &&
+      !wnn_builder_add_output(b, y, "y") && !wnn_builder_finish(b, &data, &size)) {
+    if (wnn_model_load(data, size, NULL, &out)) out = NULL;
+    wnn_builder_free_artifact(b, data, size);
+  }
+  wnn_builder_free(b);
+  return out;
+}
+
+static void *worker(void *arg) {
+  int k = (int)(intptr_t)arg;
+  int64_t s[] = {64, 64};
+  static _Thread_local float out[N];
+  long bad = 0;
+  wnn_executor *ex = NULL;
+  if (k % 2 == 0 && wnn_executor_create(model, &ex)) return (void *)1;
+  for (int r = 0; r < RUNS; r++) {
+    DLTensor in = tensor(inputs[k], s), o = tensor(out, s);
+    if (ex) {
+      if (wnn_executor_set_input(ex, 0, &in) || wnn_executor_run(ex) ||
+          wnn_executor_copy_output(ex, 0, out, sizeof out))
+        bad++;
+    } else if (wnn_model_predict(model, &in, 1, &o, 1)) {
+      bad++;
+    }
+    if (memcmp(out, expected[k], sizeof out) != 0) bad++;
+  }
+  wnn_executor_destroy(ex);
+  return (void *)(intptr_t)bad;
+}
+
+TEST(executors_and_predict_on_threads) {
+  model = build();
+  CHECK(model != NULL);
+  if (!model) return;
+  int64_t s[] = {64, 64};
+  for (int k = 0; k < THREADS; k++) {
+    for (int i = 0; i < N; i++) inputs[k][i] = (float)((i * 7 + k * 131) % 97) / 48.0f - 1.0f;
+    DLTensor in = tensor(inputs[k], s), out = tensor(expected[k], s);
+    CHECK_OK(wnn_model_predict(model, &in, 1, &out, 1));
+  }
+  pthread_t th[THREADS];
+  for (int k = 0; k < THREADS; k++)
+    CHECK(pthread_create(&th[k], NULL, worker, (void *)(intptr_t)k) == 0);
+  for (int k = 0; k < THREADS; k++) {
+    void *bad = NULL;
+    pthread_join(th[k], &bad);
+    if (bad) printf("  thread %d: %ld bad runs\n", k, (long)(intptr_t)bad);
+    CHECK(bad == NULL);
+  }
+  wnn_model_free(model);
+}
+
+TEST(predict_checks_its_arguments) {
+  model = build();
+  if (!model) return;
+  int64_t s[] = {64, 64}, wrong[] = {64, 63};
+  static float in[N], out[N];
+  DLTensor i = tensor(in, s), o = tensor(out, s), bad = tensor(out, wrong);
+  CHECK_STATUS(wnn_model_predict(model, &i, 1, &bad, 1), WNN_ERR_SHAPE);
+  CHECK(strstr(wnn_last_error(), "output 0 (y)") != NULL);
+  CHECK_STATUS(wnn_model_predict(model, &i, 0, &o, 1), WNN_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(wnn_model_predict(model, &bad, 1, &o, 1), WNN_ERR_SHAPE);
+  CHECK(strstr(wnn_last_error(), "input 0 (x)") != NULL);
+  for (int k = 0; k < N; k++) in[k] = 0;
+  CHECK_OK(wnn_model_predict(model, &i, 1, &o, 1));
+  CHECK(out[0] == 0.5f); /* sigmoid(0) */
+  wnn_model_free(model);
+}
+
+int main(void) {
+  RUN(executors_and_predict_on_threads);
+  RUN(predict_checks_its_arguments);
+  return test_summary();
+}
+#endif
