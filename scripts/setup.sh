@@ -30,9 +30,13 @@ is_root() { [ "$(id -u)" -eq 0 ]; }
 # wasi-libc and libclang-rt-14-dev-wasm32 are the WASI SDK's libc and
 # compiler-rt builtins; llvm-14 gives llvm-ar-14 (GNU ar cannot index wasm
 # objects); binaryen gives wasm-opt, wabt gives wasm-objdump.
+# The importer parses ONNX with protobuf-c (C code generated at build time from
+# the onnx.proto in libonnx-dev); libonnx-testdata is the ONNX conformance
+# suite; chromium runs the browser example headless.
 PACKAGES=(
   cmake ninja-build clang lld lld-14 llvm-14 wasi-libc libclang-rt-14-dev-wasm32
   emscripten binaryen wabt libcjson-dev libdlpack-dev dpkg-dev gzip nodejs npm
+  libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata chromium
 )
 
 pkg_installed() {
