@@ -117,6 +117,12 @@ static const char *const transpose_attrs[] = {"perm", NULL};
 #define REF(sym) NULL
 #endif
 
+/* The math and the tensor families define <sym>_attrs, SPEC_<sym>, RUN_<sym>
+ * and (with WNN_WITH_REFERENCE) REF_<sym> for their ops in their own headers,
+ * which only this file includes. */
+#include "ops/registry_math.h"
+#include "ops/registry_tensor.h"
+
 /* Expands SPEC_<sym> into its five fields before filling them in. */
 #define FIELDS(spec) FIELDS_(spec)
 #define FIELDS_(flags_, min_in, max_in, min_out, max_out)                           \
