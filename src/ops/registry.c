@@ -122,6 +122,7 @@ static const char *const transpose_attrs[] = {"perm", NULL};
  * which only this file includes. */
 #include "ops/registry_math.h"
 #include "ops/registry_tensor.h"
+#include "ops/registry_nn.h"
 
 /* Expands SPEC_<sym> into its five fields before filling them in. */
 #define FIELDS(spec) FIELDS_(spec)
