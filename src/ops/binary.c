@@ -1,6 +1,7 @@
 /*
  * Add, Sub, Mul, Div (ONNX opset 13/14) with multidirectional (numpy)
- * broadcasting, for float32, int32 and int64.
+ * broadcasting, for float32, int32 and int64, and the broadcasting plan the
+ * other binary, variadic and logic ops share (math_internal.h).
  *
  * Prepare reduces the broadcast to as few dimensions as possible: output dims
  * of size 1 are dropped and neighbours merged wherever both operands are
@@ -8,41 +9,15 @@
  * dimensions and hands each innermost run to one kernel call: VV when both
  * operands advance, VC when b stays fixed, RVC when a stays fixed.
  */
-#include "ops/op_internal.h"
+#include "ops/math_internal.h"
 
 WNN_PARAMS_FIT(wnn_binary_params);
 
 static const char *const OP_NAMES[] = {"Add", "Sub", "Mul", "Div"};
 
-/* Output shape and each operand's strides aligned to it (0 where broadcast). */
-static wnn_status broadcast(wnn_prepare_ctx *ctx, const char *op, int64_t *out, int *out_nd,
-                            size_t *sa, size_t *sb) {
-  const wnn_tdesc *a = &ctx->inputs[0], *b = &ctx->inputs[1];
-  const int nd = a->ndim > b->ndim ? a->ndim : b->ndim;
-  size_t stride_a = 1, stride_b = 1;
-  for (int i = nd - 1; i >= 0; i--) {
-    const int ia = i - (nd - a->ndim), ib = i - (nd - b->ndim);
-    const int64_t da = ia >= 0 ? a->dims[ia] : 1, db = ib >= 0 ? b->dims[ib] : 1;
-    if (da != db && da != 1 && db != 1) {
-      char sa_txt[128], sb_txt[128];
-      return wnn_op_fail(ctx, WNN_ERR_SHAPE,
-                         "%s: shapes %s and %s do not broadcast (dim %d: %lld vs %lld)", op,
-                         wnn_format_dims(sa_txt, sizeof sa_txt, a->ndim, a->dims),
-                         wnn_format_dims(sb_txt, sizeof sb_txt, b->ndim, b->dims), i,
-                         (long long)da, (long long)db);
-    }
-    out[i] = da == 1 ? db : da;
-    sa[i] = da == 1 ? 0 : stride_a;
-    sb[i] = db == 1 ? 0 : stride_b;
-    stride_a *= (size_t)da, stride_b *= (size_t)db;
-  }
-  *out_nd = nd;
-  return WNN_OK;
-}
-
 /* Drops size-1 dims and merges dim i into i+1 where both operands step
  * through them as one (stride[i] == stride[i+1] * dims[i+1], 0 == 0 included). */
-static void simplify(wnn_binary_params *p, int nd, const int64_t *dims, const size_t *sa,
+static void simplify(wnn_bcast_plan *p, int nd, const int64_t *dims, const size_t *sa,
                      const size_t *sb) {
   int n = 0;
   for (int i = 0; i < nd; i++) {
@@ -63,6 +38,68 @@ static void simplify(wnn_binary_params *p, int nd, const int64_t *dims, const si
   p->ndim = n;
 }
 
+int wnn_bcast_shapes(int nd_a, const int64_t *a, int nd_b, const int64_t *b, int64_t *out,
+                     int *out_nd, wnn_bcast_plan *plan) {
+  const int nd = nd_a > nd_b ? nd_a : nd_b;
+  int64_t dims[WNN_MAX_DIMS];
+  size_t sa[WNN_MAX_DIMS], sb[WNN_MAX_DIMS];
+  size_t stride_a = 1, stride_b = 1;
+  for (int i = nd - 1; i >= 0; i--) {
+    const int ia = i - (nd - nd_a), ib = i - (nd - nd_b);
+    const int64_t da = ia >= 0 ? a[ia] : 1, db = ib >= 0 ? b[ib] : 1;
+    if (da != db && da != 1 && db != 1) return i;
+    dims[i] = da == 1 ? db : da;
+    sa[i] = da == 1 ? 0 : stride_a;
+    sb[i] = db == 1 ? 0 : stride_b;
+    stride_a *= (size_t)da, stride_b *= (size_t)db;
+  }
+  if (out) {
+    for (int i = 0; i < nd; i++) out[i] = dims[i];
+    *out_nd = nd;
+  }
+  if (plan) simplify(plan, nd, dims, sa, sb);
+  return -1;
+}
+
+wnn_status wnn_bcast_prepare(wnn_prepare_ctx *ctx, const char *op, const wnn_tdesc *a,
+                             const wnn_tdesc *b, int64_t *out, int *out_nd, wnn_bcast_plan *plan) {
+  const int bad = wnn_bcast_shapes(a->ndim, a->dims, b->ndim, b->dims, out, out_nd, plan);
+  if (bad < 0) return WNN_OK;
+  const int nd = a->ndim > b->ndim ? a->ndim : b->ndim;
+  const int ia = bad - (nd - a->ndim), ib = bad - (nd - b->ndim);
+  char sa_txt[128], sb_txt[128];
+  return wnn_op_fail(ctx, WNN_ERR_SHAPE,
+                     "%s: shapes %s and %s do not broadcast (dim %d: %lld vs %lld)", op,
+                     wnn_format_dims(sa_txt, sizeof sa_txt, a->ndim, a->dims),
+                     wnn_format_dims(sb_txt, sizeof sb_txt, b->ndim, b->dims), bad,
+                     (long long)(ia >= 0 ? a->dims[ia] : 1), (long long)(ib >= 0 ? b->dims[ib] : 1));
+}
+
+void wnn_bcast_run(const wnn_bcast_plan *p, wnn_vbinary_x_ukernel *fn, const void *a_,
+                   size_t a_size, const void *b_, size_t b_size, void *y_, size_t y_size) {
+  const char *a = a_, *b = b_;
+  char *y = y_;
+  const int outer_nd = p->ndim - 1;
+  const size_t n = p->dims[outer_nd];
+  const size_t sa = p->a_strides[outer_nd], sb = p->b_strides[outer_nd];
+  size_t count = 1;
+  for (int i = 0; i < outer_nd; i++) count *= p->dims[i];
+  if (n == 0) return;
+  size_t idx[WNN_MAX_DIMS] = {0};
+  size_t a_off = 0, b_off = 0; /* in elements */
+  for (size_t t = 0; t < count; t++) {
+    fn(n, a + a_off * a_size, sa, b + b_off * b_size, sb, y + t * n * y_size);
+    for (int i = outer_nd - 1; i >= 0; i--) { /* odometer, innermost fastest */
+      a_off += p->a_strides[i], b_off += p->b_strides[i];
+      if (++idx[i] < p->dims[i]) break;
+      a_off -= p->a_strides[i] * idx[i], b_off -= p->b_strides[i] * idx[i];
+      idx[i] = 0;
+    }
+  }
+}
+
+/* ----------------------------------------------------- Add, Sub, Mul, Div */
+
 static wnn_status binary_prepare(wnn_prepare_ctx *ctx, int binop) {
   const char *op = OP_NAMES[binop];
   wnn_binary_params *p = ctx->params;
@@ -73,13 +110,16 @@ static wnn_status binary_prepare(wnn_prepare_ctx *ctx, int binop) {
                        op, wnn_dtype_name(a->dtype));
   if ((st = wnn_expect_dtype(ctx, op, 1, "B", a->dtype))) return st;
   int64_t out[WNN_MAX_DIMS];
-  size_t sa[WNN_MAX_DIMS], sb[WNN_MAX_DIMS];
   int nd = 0;
-  if ((st = broadcast(ctx, op, out, &nd, sa, sb))) return st;
+  wnn_bcast_plan plan;
+  if ((st = wnn_bcast_prepare(ctx, op, a, &ctx->inputs[1], out, &nd, &plan))) return st;
   if ((st = wnn_set_output(ctx, op, 0, a->dtype, nd, out))) return st;
   p->op = binop;
   p->dtype = a->dtype;
-  simplify(p, nd, out, sa, sb);
+  p->ndim = plan.ndim;
+  for (int i = 0; i < plan.ndim; i++)
+    p->dims[i] = plan.dims[i], p->a_strides[i] = plan.a_strides[i],
+    p->b_strides[i] = plan.b_strides[i];
   p->vv = wnn_select_vbinary(ctx->kernels, a->dtype, binop, WNN_KIND_VV);
   p->vc = wnn_select_vbinary(ctx->kernels, a->dtype, binop, WNN_KIND_VC);
   p->rvc = wnn_select_vbinary(ctx->kernels, a->dtype, binop, WNN_KIND_RVC);

@@ -1,31 +1,38 @@
-/* Softmax (ONNX opset 13): along one axis (default -1), float32. The tensor is
- * outer x n x inner around the axis; each of the outer * inner lines of n
- * elements, inner apart, is one kernel call. */
-#include "ops/op_internal.h"
+/* Softmax and LogSoftmax (ONNX opset 13): along one axis (default -1),
+ * float32. The tensor is outer x n x inner around the axis; each of the
+ * outer * inner lines of n elements, inner apart, is one kernel call. */
+#include "ops/math_internal.h"
 
 WNN_PARAMS_FIT(wnn_softmax_params);
 
-wnn_status wnn_softmax_prepare(wnn_prepare_ctx *ctx) {
-  static const char OP[] = "Softmax";
+static wnn_status prepare(wnn_prepare_ctx *ctx, const char *op, wnn_f32_softmax_ukernel *fn) {
   wnn_softmax_params *p = ctx->params;
   const wnn_tdesc *x = &ctx->inputs[0];
   wnn_status st;
   int64_t axis;
-  if ((st = wnn_expect_dtype(ctx, OP, 0, "input", WNN_DTYPE_F32))) return st;
+  if ((st = wnn_expect_dtype(ctx, op, 0, "input", WNN_DTYPE_F32))) return st;
   if (x->ndim < 1)
-    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input 0 is a scalar; Softmax needs at least 1 dim",
-                       OP);
+    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input 0 is a scalar; %s needs at least 1 dim",
+                       op, op);
   if ((st = wnn_attr_int(ctx, "axis", -1, &axis))) return st;
-  if ((st = wnn_normalize_axis(ctx, OP, "axis", axis, x->ndim, false, &p->axis))) return st;
-  if ((st = wnn_set_output(ctx, OP, 0, WNN_DTYPE_F32, x->ndim, x->dims))) return st;
+  if ((st = wnn_normalize_axis(ctx, op, "axis", axis, x->ndim, false, &p->axis))) return st;
+  if ((st = wnn_set_output(ctx, op, 0, WNN_DTYPE_F32, x->ndim, x->dims))) return st;
   p->outer = (size_t)wnn_shape_numel(p->axis, x->dims);
   p->n = (size_t)x->dims[p->axis];
   p->inner = (size_t)wnn_shape_numel(x->ndim - p->axis - 1, x->dims + p->axis + 1);
-  p->fn = wnn_select_f32_softmax(ctx->kernels);
+  p->fn = fn;
   return WNN_OK;
 }
 
-wnn_status wnn_softmax_run(const wnn_run_ctx *ctx) {
+wnn_status wnn_softmax_prepare(wnn_prepare_ctx *ctx) {
+  return prepare(ctx, "Softmax", wnn_select_f32_softmax(ctx->kernels));
+}
+
+wnn_status wnn_logsoftmax_prepare(wnn_prepare_ctx *ctx) {
+  return prepare(ctx, "LogSoftmax", wnn_select_f32_logsoftmax(ctx->kernels));
+}
+
+static wnn_status run(const wnn_run_ctx *ctx) {
   const wnn_softmax_params *p = ctx->params;
   const float *x = ctx->inputs[0].data;
   float *y = ctx->outputs[0].data;
@@ -37,3 +44,6 @@ wnn_status wnn_softmax_run(const wnn_run_ctx *ctx) {
     }
   return WNN_OK;
 }
+
+wnn_status wnn_softmax_run(const wnn_run_ctx *ctx) { return run(ctx); }
+wnn_status wnn_logsoftmax_run(const wnn_run_ctx *ctx) { return run(ctx); }

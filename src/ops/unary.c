@@ -1,7 +1,10 @@
-/* Relu, Sigmoid and Clip (ONNX opset 13), float32, element-wise. */
+/* Relu, Sigmoid and Clip (ONNX opset 13), and the element-wise math and
+ * activation ops of ops_math.inc (Exp ... Gelu; latest opset <= 21), float32
+ * (Neg, Abs and Sign also int32 and int64). */
 #include <math.h>
+#include <string.h>
 
-#include "ops/op_internal.h"
+#include "ops/math_internal.h"
 
 WNN_PARAMS_FIT(wnn_unary_params);
 
@@ -80,3 +83,130 @@ wnn_status wnn_clip_run(const wnn_run_ctx *ctx) {
     bounds.max = *(const float *)ctx->inputs[2].data;
   return unary_run(ctx, &bounds);
 }
+
+/* ------------------------------------------------ element-wise math (vmath) */
+
+WNN_PARAMS_FIT(wnn_vmath_params);
+
+static wnn_status vmath_prepare(wnn_prepare_ctx *ctx, const char *op, int kind, float alpha,
+                                float beta) {
+  wnn_vmath_params *p = ctx->params;
+  const wnn_tdesc *x = &ctx->inputs[0];
+  wnn_status st;
+  const bool int_ok = kind == WNN_VMATH_NEG || kind == WNN_VMATH_ABS || kind == WNN_VMATH_SIGN;
+  if (int_ok && (x->dtype == WNN_DTYPE_I32 || x->dtype == WNN_DTYPE_I64)) {
+    p->dtype = x->dtype;
+  } else if (x->dtype != WNN_DTYPE_F32) {
+    return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input 0 (X) is %s, expected float32%s", op,
+                       wnn_dtype_name(x->dtype), int_ok ? ", int32 or int64" : "");
+  } else {
+    p->dtype = WNN_DTYPE_F32;
+  }
+  if ((st = wnn_set_output(ctx, op, 0, p->dtype, x->ndim, x->dims))) return st;
+  p->op = kind;
+  p->p.alpha = alpha, p->p.beta = beta;
+  p->fn = wnn_select_f32_vmath(ctx->kernels, kind);
+  return WNN_OK;
+}
+
+/* Integer Neg, Abs, Sign; negation in unsigned arithmetic, so Neg and Abs of
+ * the type's minimum give the minimum (two's complement wrap-around). */
+#define INT_VMATH(T, U)                                                                  \
+  static void vmath_##T(int op, size_t n, const T *x, T *y) {                            \
+    for (size_t i = 0; i < n; i++) {                                                     \
+      const T v = x[i];                                                                  \
+      const T neg = (T)(0 - (U)v);                                                       \
+      y[i] = op == WNN_VMATH_NEG ? neg : op == WNN_VMATH_ABS ? (v < 0 ? neg : v)          \
+                                                             : (T)((v > 0) - (v < 0));   \
+    }                                                                                    \
+  }
+INT_VMATH(int32_t, uint32_t)
+INT_VMATH(int64_t, uint64_t)
+
+static wnn_status vmath_run(const wnn_run_ctx *ctx) {
+  const wnn_vmath_params *p = ctx->params;
+  const wnn_tensor *x = &ctx->inputs[0];
+  const size_t n = (size_t)wnn_shape_numel(x->ndim, x->dims);
+  switch (p->dtype) {
+    case WNN_DTYPE_I32: vmath_int32_t(p->op, n, x->data, ctx->outputs[0].data); break;
+    case WNN_DTYPE_I64: vmath_int64_t(p->op, n, x->data, ctx->outputs[0].data); break;
+    default: p->fn(n, x->data, ctx->outputs[0].data, &p->p); break;
+  }
+  return WNN_OK;
+}
+
+/* An op without attributes. */
+#define VMATH_OP(sym, name, kind)                                                        \
+  wnn_status wnn_##sym##_prepare(wnn_prepare_ctx *ctx) {                                 \
+    return vmath_prepare(ctx, name, WNN_VMATH_##kind, 0.0f, 0.0f);                        \
+  }                                                                                      \
+  wnn_status wnn_##sym##_run(const wnn_run_ctx *ctx) { return vmath_run(ctx); }
+
+VMATH_OP(exp, "Exp", EXP)
+VMATH_OP(log, "Log", LOG)
+VMATH_OP(sqrt, "Sqrt", SQRT)
+VMATH_OP(neg, "Neg", NEG)
+VMATH_OP(abs, "Abs", ABS)
+VMATH_OP(erf, "Erf", ERF)
+VMATH_OP(tanh, "Tanh", TANH)
+VMATH_OP(reciprocal, "Reciprocal", RECIPROCAL)
+VMATH_OP(floor, "Floor", FLOOR)
+VMATH_OP(ceil, "Ceil", CEIL)
+VMATH_OP(hardswish, "HardSwish", HARDSWISH)
+VMATH_OP(softplus, "Softplus", SOFTPLUS)
+VMATH_OP(softsign, "Softsign", SOFTSIGN)
+VMATH_OP(sign, "Sign", SIGN)
+VMATH_OP(sin, "Sin", SIN)
+VMATH_OP(cos, "Cos", COS)
+VMATH_OP(round, "Round", ROUND)
+
+/* Ops with float attributes alpha (and beta, or Selu's gamma). */
+wnn_status wnn_leakyrelu_prepare(wnn_prepare_ctx *ctx) {
+  float alpha;
+  wnn_status st;
+  if ((st = wnn_attr_float(ctx, "alpha", 0.01f, &alpha))) return st;
+  return vmath_prepare(ctx, "LeakyRelu", WNN_VMATH_LEAKYRELU, alpha, 0.0f);
+}
+wnn_status wnn_leakyrelu_run(const wnn_run_ctx *ctx) { return vmath_run(ctx); }
+
+wnn_status wnn_hardsigmoid_prepare(wnn_prepare_ctx *ctx) {
+  float alpha, beta;
+  wnn_status st;
+  if ((st = wnn_attr_float(ctx, "alpha", 0.2f, &alpha))) return st;
+  if ((st = wnn_attr_float(ctx, "beta", 0.5f, &beta))) return st;
+  return vmath_prepare(ctx, "HardSigmoid", WNN_VMATH_HARDSIGMOID, alpha, beta);
+}
+wnn_status wnn_hardsigmoid_run(const wnn_run_ctx *ctx) { return vmath_run(ctx); }
+
+wnn_status wnn_elu_prepare(wnn_prepare_ctx *ctx) {
+  float alpha;
+  wnn_status st;
+  if ((st = wnn_attr_float(ctx, "alpha", 1.0f, &alpha))) return st;
+  return vmath_prepare(ctx, "Elu", WNN_VMATH_ELU, alpha, 0.0f);
+}
+wnn_status wnn_elu_run(const wnn_run_ctx *ctx) { return vmath_run(ctx); }
+
+wnn_status wnn_selu_prepare(wnn_prepare_ctx *ctx) {
+  float alpha, gamma;
+  wnn_status st;
+  if ((st = wnn_attr_float(ctx, "alpha", 1.67326319217681884765625f, &alpha))) return st;
+  if ((st = wnn_attr_float(ctx, "gamma", 1.05070102214813232421875f, &gamma))) return st;
+  return vmath_prepare(ctx, "Selu", WNN_VMATH_SELU, alpha, gamma);
+}
+wnn_status wnn_selu_run(const wnn_run_ctx *ctx) { return vmath_run(ctx); }
+
+/* Gelu (opset 20): approximate "none" (erf) or "tanh". */
+wnn_status wnn_gelu_prepare(wnn_prepare_ctx *ctx) {
+  static const char OP[] = "Gelu";
+  const char *approx;
+  wnn_status st;
+  if ((st = wnn_attr_string(ctx, "approximate", "none", &approx))) return st;
+  int kind;
+  if (strcmp(approx, "none") == 0) kind = WNN_VMATH_GELU;
+  else if (strcmp(approx, "tanh") == 0) kind = WNN_VMATH_GELU_TANH;
+  else
+    return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE,
+                       "%s: approximate is '%s', expected 'none' or 'tanh'", OP, approx);
+  return vmath_prepare(ctx, OP, kind, 0.0f, 0.0f);
+}
+wnn_status wnn_gelu_run(const wnn_run_ctx *ctx) { return vmath_run(ctx); }

@@ -1,5 +1,6 @@
-/* MaxPool, AveragePool, GlobalAveragePool. Max is exact; averages sum in
- * float (kernel) vs double (reference): rtol 1e-5, atol 1e-6. */
+/* MaxPool (with and without Indices), AveragePool, GlobalAveragePool. Max is
+ * exact; averages sum in float (kernel) vs double (reference): rtol 1e-5,
+ * atol 1e-6. */
 #include "op_harness.h"
 
 #define RTOL 1e-5f
@@ -24,6 +25,61 @@ TEST(maxpool_geometries) {
              TD(WNN_DTYPE_F32, 2, 3, 11)));
 }
 
+/* MaxPool with its Indices output: run and reference on the same random
+ * input must agree exactly on both outputs. */
+static int maxpool_indices(const char *attrs, wnn_tdesc x) {
+  op_case c;
+  if (op_prepare(&c, "MaxPool", attrs, 1, &x, 2) != WNN_OK) {
+    printf("  %s: prepare failed: %s\n", test_current_, c.msg);
+    return 0;
+  }
+  if (c.outputs[1].dtype != WNN_DTYPE_I64 ||
+      !wnn_shape_equal(c.outputs[0].ndim, c.outputs[0].dims, c.outputs[1].ndim, c.outputs[1].dims))
+    return 0;
+  void *in[1] = {make_input(&x)}, *got[2], *want[2];
+  int ok = op_exec(&c, c.op->run, in, got) == WNN_OK;
+  ok = op_exec(&c, c.op->reference, in, want) == WNN_OK && ok;
+  ok = ok && outputs_match(&c.outputs[0], got[0], want[0], 0, 0) &&
+       outputs_match(&c.outputs[1], got[1], want[1], 0, 0);
+  for (int i = 0; i < 2; i++) free(got[i]), free(want[i]);
+  free(in[0]);
+  if (!ok) printf("  %s: mismatch for %s\n", test_current_, attrs);
+  return ok;
+}
+
+TEST(maxpool_with_indices) {
+  const wnn_tdesc x = TD(WNN_DTYPE_F32, 2, 3, 9, 10);
+  CHECK(maxpool_indices("{\"kernel_shape\":[2,2],\"strides\":[2,2]}", x));
+  CHECK(maxpool_indices("{\"kernel_shape\":[3,3],\"strides\":[2,2],\"pads\":[1,1,1,1]}", x));
+  CHECK(maxpool_indices("{\"kernel_shape\":[3,2],\"pads\":[0,1,2,0],\"storage_order\":1}", x));
+  CHECK(maxpool_indices("{\"kernel_shape\":[2,3],\"dilations\":[2,2],\"storage_order\":1}", x));
+  CHECK(maxpool_indices("{\"kernel_shape\":[3,3],\"strides\":[2,2],\"ceil_mode\":1}", x));
+  CHECK(maxpool_indices("{\"kernel_shape\":[3],\"strides\":[2],\"pads\":[1,1]}",
+                        TD(WNN_DTYPE_F32, 2, 3, 11)));
+  /* 4x4 planes 1..16 and 17..32, 2x2 windows, stride 2: maxima at (1,1),
+   * (1,3), (3,1), (3,3) of each plane: row-major 5, 7, 13, 15 (+16 for the
+   * second plane); column-major (col * 4 + row) 5, 13, 7, 15. */
+  float v[32];
+  for (int i = 0; i < 32; i++) v[i] = (float)(i + 1);
+  const wnn_tdesc d = TD(WNN_DTYPE_F32, 1, 2, 4, 4);
+  const int64_t row_major[8] = {5, 7, 13, 15, 21, 23, 29, 31};
+  const int64_t col_major[8] = {5, 13, 7, 15, 21, 29, 23, 31};
+  const float ymax[8] = {6, 8, 14, 16, 22, 24, 30, 32};
+  for (int order = 0; order < 2; order++) {
+    op_case c;
+    const char *attrs = order ? "{\"kernel_shape\":[2,2],\"strides\":[2,2],\"storage_order\":1}"
+                              : "{\"kernel_shape\":[2,2],\"strides\":[2,2]}";
+    CHECK_OK(op_prepare(&c, "MaxPool", attrs, 1, &d, 2));
+    for (int f = 0; f < 2; f++) {
+      void *in[1] = {v}, *out[2];
+      CHECK_OK(op_exec(&c, f ? c.op->reference : c.op->run, in, out));
+      CHECK(memcmp(out[1], order ? col_major : row_major, sizeof row_major) == 0);
+      CHECK(test_allclose(out[0], ymax, 8, 0, 0));
+      free(out[0]), free(out[1]);
+    }
+  }
+}
+
 TEST(averagepool_geometries) {
   const wnn_tdesc x = TD(WNN_DTYPE_F32, 1, 4, 8, 7);
   CHECK(pool("AveragePool", "{\"kernel_shape\":[2,2],\"strides\":[2,2]}", x));
@@ -36,6 +92,44 @@ TEST(averagepool_geometries) {
   CHECK(pool("AveragePool", "{\"kernel_shape\":[2,3],\"auto_pad\":\"SAME_UPPER\"}", x));
   CHECK(pool("AveragePool", "{\"kernel_shape\":[2,3],\"auto_pad\":\"SAME_LOWER\",\"count_include_pad\":1}", x));
   CHECK(pool("AveragePool", "{\"kernel_shape\":[4]}", TD(WNN_DTYPE_F32, 2, 2, 9)));
+}
+
+TEST(pool_3d) {
+  const wnn_tdesc x = TD(WNN_DTYPE_F32, 2, 3, 6, 5, 7);
+  CHECK(pool("MaxPool", "{\"kernel_shape\":[2,2,2]}", x));
+  CHECK(pool("MaxPool", "{\"kernel_shape\":[3,2,3],\"strides\":[2,1,2],\"pads\":[1,0,1,1,1,0]}", x));
+  CHECK(pool("MaxPool", "{\"kernel_shape\":[2,2,2],\"dilations\":[2,1,3],\"ceil_mode\":1}", x));
+  CHECK(pool("MaxPool", "{\"kernel_shape\":[3,3,3],\"strides\":[2,2,2],\"auto_pad\":\"SAME_UPPER\"}", x));
+  CHECK(pool("AveragePool", "{\"kernel_shape\":[2,3,2]}", x));
+  CHECK(pool("AveragePool", "{\"kernel_shape\":[3,3,3],\"pads\":[1,1,1,1,1,1]}", x));
+  CHECK(pool("AveragePool",
+             "{\"kernel_shape\":[3,3,3],\"pads\":[1,1,1,1,1,1],\"count_include_pad\":1}", x));
+  CHECK(pool("AveragePool",
+             "{\"kernel_shape\":[3,2,3],\"strides\":[2,2,2],\"ceil_mode\":1,\"auto_pad\":\"SAME_LOWER\"}", x));
+  CHECK(maxpool_indices("{\"kernel_shape\":[2,3,2],\"strides\":[2,1,2],\"pads\":[1,1,0,0,1,1]}", x));
+  CHECK(maxpool_indices("{\"kernel_shape\":[2,2,2],\"storage_order\":1}", x));
+  /* A 2x2x2 cube 1..8, one 2x2x2 window: max 8 at flat 7 (column-major:
+   * w * 4 + h * 2 + d = 7 too), average 4.5. */
+  float v[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  void *in[1] = {v};
+  const wnn_tdesc d = TD(WNN_DTYPE_F32, 1, 1, 2, 2, 2);
+  const float mx[1] = {8}, avg[1] = {4.5f};
+  CHECK(op_expect("MaxPool", "{\"kernel_shape\":[2,2,2]}", 1, &d, in, mx, 1, 0));
+  CHECK(op_expect("AveragePool", "{\"kernel_shape\":[2,2,2]}", 1, &d, in, avg, 1, 0));
+  /* pads 1 on both sides of every dim, kernel 2, stride 2: output 2x2x2; the
+   * first window holds only element 1 (and 7 pads): 1/8 counting the pads;
+   * the last holds only element 8: 8/8. */
+  const float first_inc = 1.0f / 8;
+  op_case c;
+  CHECK_OK(op_prepare(&c, "AveragePool",
+                      "{\"kernel_shape\":[2,2,2],\"strides\":[2,2,2],\"pads\":[1,1,1,1,1,1],"
+                      "\"count_include_pad\":1}",
+                      1, &d, 1));
+  CHECK(c.outputs[0].dims[2] == 2 && c.outputs[0].dims[3] == 2 && c.outputs[0].dims[4] == 2);
+  void *out[1];
+  CHECK_OK(op_exec(&c, c.op->run, in, out));
+  CHECK(((float *)out[0])[0] == first_inc && ((float *)out[0])[7] == 8.0f / 8);
+  free(out[0]);
 }
 
 TEST(global_average) {
@@ -109,14 +203,22 @@ TEST(rejects) {
                  WNN_ERR_BAD_ATTRIBUTE, "must be smaller than the kernel"));
   CHECK(op_fails("MaxPool", "{\"kernel_shape\":[2,2],\"ceil_mode\":2}", 1, &x, 1,
                  WNN_ERR_BAD_ATTRIBUTE, "ceil_mode = 2"));
-  CHECK(op_fails("MaxPool", "{\"kernel_shape\":[2,2]}", 1, &x, 2, WNN_ERR_UNSUPPORTED,
-                 "Indices"));
+  CHECK(op_fails("MaxPool", "{\"kernel_shape\":[2,2],\"storage_order\":2}", 1, &x, 2,
+                 WNN_ERR_BAD_ATTRIBUTE, "storage_order = 2"));
   CHECK(op_fails("AveragePool", "{\"kernel_shape\":[2,2],\"dilations\":[1,1]}", 1, &x, 1,
                  WNN_ERR_BAD_ATTRIBUTE, "unknown attribute 'dilations'"));
   CHECK(op_fails("AveragePool", "{\"kernel_shape\":[2,2],\"count_include_pad\":-1}", 1, &x, 1,
                  WNN_ERR_BAD_ATTRIBUTE, "count_include_pad"));
   x = TD(WNN_DTYPE_F32, 1, 2, 5, 5, 5);
-  CHECK(op_fails("MaxPool", "{\"kernel_shape\":[2,2,2]}", 1, &x, 1, WNN_ERR_UNSUPPORTED, "3-D"));
+  CHECK(op_fails("MaxPool", "{\"kernel_shape\":[2,2,2],\"pads\":[0,0,0,2,0,0]}", 1, &x, 1,
+                 WNN_ERR_BAD_ATTRIBUTE, "must be smaller than the kernel"));
+  CHECK(op_fails("AveragePool", "{\"kernel_shape\":[2,6,2]}", 1, &x, 1, WNN_ERR_SHAPE,
+                 "bigger than the padded input 5 in spatial dim 1"));
+  CHECK(op_fails("MaxPool", "{\"kernel_shape\":[2,2,2],\"strides\":[1,1]}", 1, &x, 1,
+                 WNN_ERR_BAD_ATTRIBUTE, "strides has 2 values, expected 3"));
+  x = TD(WNN_DTYPE_F32, 1, 2, 5, 5, 5, 5);
+  CHECK(op_fails("MaxPool", "{\"kernel_shape\":[2,2,2,2]}", 1, &x, 1, WNN_ERR_SHAPE,
+                 "has 6 dims, expected 3, 4 or 5"));
   x = TD(WNN_DTYPE_I32, 1, 2, 5, 5);
   CHECK(op_fails("AveragePool", "{\"kernel_shape\":[2,2]}", 1, &x, 1, WNN_ERR_DTYPE, "int32"));
   CHECK(op_fails("GlobalAveragePool", NULL, 1, &x, 1, WNN_ERR_DTYPE, "int32"));
@@ -128,7 +230,9 @@ TEST(rejects) {
 
 int main(void) {
   RUN(maxpool_geometries);
+  RUN(maxpool_with_indices);
   RUN(averagepool_geometries);
+  RUN(pool_3d);
   RUN(global_average);
   RUN(hand_computed);
   RUN(hand_computed_ceil_mode);

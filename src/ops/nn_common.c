@@ -1,0 +1,85 @@
+/*
+ * Prepare-time helpers that the nn op files share (declared in
+ * src/ops/nn_internal.h): fixed-length integer-list attributes, auto_pad, and
+ * the selection of the nn kernel families (kernels_nn.inc), by the rules of
+ * src/ops/select.c: the last row the build and `kernels` allow.
+ */
+#include <string.h>
+
+#include "ops/nn_internal.h"
+
+wnn_status wnn_nn_attr_ints(wnn_prepare_ctx *ctx, const char *op, const char *name, int want,
+                            int64_t lo, int64_t dflt, bool allow_nc, int64_t *out, bool *given) {
+  int64_t vals[WNN_MAX_DIMS * 2];
+  int count;
+  wnn_status st = wnn_attr_ints(ctx, name, vals, WNN_MAX_DIMS * 2, &count);
+  if (st) return st;
+  if (given) *given = count >= 0;
+  if (count < 0) {
+    for (int i = 0; i < want; i++) out[i] = dflt;
+    return WNN_OK;
+  }
+  const int skip = allow_nc && count == want + 2 ? 2 : 0;
+  if (count - skip != want)
+    return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: %s has %d values, expected %d", op, name,
+                       count, want);
+  for (int i = 0; i < want; i++) {
+    if (vals[skip + i] < lo || vals[skip + i] > INT32_MAX)
+      return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: %s[%d] = %lld, must be in [%lld, %d]", op,
+                         name, i, (long long)vals[skip + i], (long long)lo, INT32_MAX);
+    out[i] = vals[skip + i];
+  }
+  return WNN_OK;
+}
+
+wnn_status wnn_nn_auto_pad(wnn_prepare_ctx *ctx, const char *op, int *mode) {
+  const char *s;
+  wnn_status st = wnn_attr_string(ctx, "auto_pad", "NOTSET", &s);
+  if (st) return st;
+  if (strcmp(s, "NOTSET") == 0)
+    *mode = WNN_PAD_NOTSET;
+  else if (strcmp(s, "VALID") == 0)
+    *mode = WNN_PAD_VALID;
+  else if (strcmp(s, "SAME_UPPER") == 0)
+    *mode = WNN_PAD_SAME_UPPER;
+  else if (strcmp(s, "SAME_LOWER") == 0)
+    *mode = WNN_PAD_SAME_LOWER;
+  else
+    return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE,
+                       "%s: auto_pad '%s' is not NOTSET, VALID, SAME_UPPER or SAME_LOWER", op, s);
+  return WNN_OK;
+}
+
+#if defined(__wasm_simd128__)
+#define FN_WASMSIMD(name) name
+#else
+#define FN_WASMSIMD(name) NULL
+#endif
+#define FN_SCALAR(name) name
+enum { ISA_SCALAR = 0, ISA_WASMSIMD = 1 };
+
+wnn_f32_col2im_ukernel *wnn_nn_select_f32_col2im(wnn_kernels kernels) {
+  static const struct {
+    wnn_f32_col2im_ukernel *fn;
+    int isa;
+  } t[] = {
+#define WNN_F32_COL2IM(name, isa) {FN_##isa(name), ISA_##isa},
+#include "kernels/kernels_nn.inc"
+  };
+  for (size_t i = sizeof t / sizeof t[0]; i-- > 0;)
+    if (t[i].fn && (t[i].isa == ISA_SCALAR || kernels == WNN_KERNELS_AUTO)) return t[i].fn;
+  return NULL;
+}
+
+wnn_f32_layernorm_ukernel *wnn_nn_select_f32_layernorm(wnn_kernels kernels) {
+  static const struct {
+    wnn_f32_layernorm_ukernel *fn;
+    int isa;
+  } t[] = {
+#define WNN_F32_LAYERNORM(name, isa) {FN_##isa(name), ISA_##isa},
+#include "kernels/kernels_nn.inc"
+  };
+  for (size_t i = sizeof t / sizeof t[0]; i-- > 0;)
+    if (t[i].fn && (t[i].isa == ISA_SCALAR || kernels == WNN_KERNELS_AUTO)) return t[i].fn;
+  return NULL;
+}

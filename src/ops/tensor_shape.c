@@ -1,0 +1,428 @@
+/*
+ * Shape and type ops (ONNX opset 21 forms, parameters as inputs):
+ *   Squeeze, Unsqueeze, Dropout  aliases: prepare computes the shape, the
+ *                                runtime points output 0 at input 0;
+ *   Shape, Size                  int64 values known at prepare, written by run;
+ *   ConstantOfShape, Range       fills from constant inputs;
+ *   Cast, CastLike               float32, int64, int32, int8, uint8, bool.
+ */
+#include <math.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "ops/tensor_internal.h"
+
+WNN_PARAMS_FIT(wnn_shape_params);
+WNN_PARAMS_FIT(wnn_fill_params);
+WNN_PARAMS_FIT(wnn_range_params);
+WNN_PARAMS_FIT(wnn_cast_params);
+
+/* Reads constant axes (input i) for a tensor of rank `rank`, normalizing them
+ * to [0, rank) and rejecting repeats. */
+static wnn_status read_axes(wnn_prepare_ctx *ctx, const char *op, int i, int rank,
+                            bool seen[WNN_MAX_DIMS], int *count) {
+  int64_t axes[WNN_MAX_DIMS];
+  wnn_status st = wnn_const_ints(ctx, op, i, "axes", false, WNN_MAX_DIMS, axes, count);
+  if (st) return st;
+  memset(seen, 0, WNN_MAX_DIMS * sizeof seen[0]);
+  for (int k = 0; k < *count; k++) {
+    if (axes[k] < -rank || axes[k] >= rank)
+      return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE,
+                         "%s: axes[%d] = %lld out of range for rank %d", op, k,
+                         (long long)axes[k], rank);
+    const int a = (int)(axes[k] < 0 ? axes[k] + rank : axes[k]);
+    if (seen[a])
+      return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: axes repeats axis %d (axes[%d] = %lld)",
+                         op, a, k, (long long)axes[k]);
+    seen[a] = true;
+  }
+  return WNN_OK;
+}
+
+/* -------------------------------------------------------------- Squeeze */
+
+wnn_status wnn_squeeze_prepare(wnn_prepare_ctx *ctx) {
+  static const char OP[] = "Squeeze";
+  const wnn_tdesc *x = &ctx->inputs[0];
+  wnn_status st;
+  if ((st = wnn_expect_present(ctx, OP, 0, "data"))) return st;
+  bool drop[WNN_MAX_DIMS];
+  int count = 0;
+  if (wnn_has_input(ctx, 1)) {
+    if ((st = read_axes(ctx, OP, 1, x->ndim, drop, &count))) return st;
+  }
+  if (count > 0) {
+    for (int d = 0; d < x->ndim; d++)
+      if (drop[d] && x->dims[d] != 1)
+        return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: axis %d has size %lld, not 1", OP, d,
+                           (long long)x->dims[d]);
+  } else { /* no axes, or an empty list (as onnxruntime): every 1 goes */
+    for (int d = 0; d < x->ndim; d++) drop[d] = x->dims[d] == 1;
+  }
+  int64_t out[WNN_MAX_DIMS];
+  int n = 0;
+  for (int d = 0; d < x->ndim; d++)
+    if (!drop[d]) out[n++] = x->dims[d];
+  return wnn_set_output(ctx, OP, 0, x->dtype, n, out);
+}
+
+/* ------------------------------------------------------------ Unsqueeze */
+
+wnn_status wnn_unsqueeze_prepare(wnn_prepare_ctx *ctx) {
+  static const char OP[] = "Unsqueeze";
+  const wnn_tdesc *x = &ctx->inputs[0];
+  wnn_status st;
+  if ((st = wnn_expect_present(ctx, OP, 0, "data"))) return st;
+  const int64_t n_axes = ctx->inputs[1].ndim == 1 ? ctx->inputs[1].dims[0] : 0;
+  if (x->ndim + n_axes > WNN_MAX_DIMS)
+    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: output would have %lld dims, at most %d", OP,
+                       (long long)(x->ndim + n_axes), WNN_MAX_DIMS);
+  const int rank = x->ndim + (int)n_axes;
+  bool add[WNN_MAX_DIMS];
+  int count;
+  if ((st = read_axes(ctx, OP, 1, rank, add, &count))) return st;
+  int64_t out[WNN_MAX_DIMS];
+  for (int d = 0, k = 0; d < rank; d++) out[d] = add[d] ? 1 : x->dims[k++];
+  return wnn_set_output(ctx, OP, 0, x->dtype, rank, out);
+}
+
+/* -------------------------------------------------------------- Dropout */
+
+wnn_status wnn_dropout_prepare(wnn_prepare_ctx *ctx) {
+  static const char OP[] = "Dropout";
+  const wnn_tdesc *x = &ctx->inputs[0];
+  wnn_status st;
+  int64_t seed;
+  if ((st = wnn_expect_present(ctx, OP, 0, "data"))) return st;
+  if ((st = wnn_attr_int(ctx, "seed", 0, &seed))) return st;
+  if (wnn_has_input(ctx, 1) && ctx->inputs[1].dtype != WNN_DTYPE_F32)
+    return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input 1 (ratio) is %s, expected float32", OP,
+                       wnn_dtype_name(ctx->inputs[1].dtype));
+  if (wnn_has_input(ctx, 2)) {
+    const wnn_tdesc *t = &ctx->inputs[2];
+    if ((st = wnn_expect_dtype(ctx, OP, 2, "training_mode", WNN_DTYPE_BOOL))) return st;
+    if (wnn_shape_numel(t->ndim, t->dims) != 1)
+      return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input 2 (training_mode) must be a scalar", OP);
+    if (!t->data)
+      return wnn_op_fail(ctx, WNN_ERR_UNSUPPORTED,
+                         "%s: input 2 (training_mode) must be a constant", OP);
+    if (*(const unsigned char *)t->data != 0)
+      return wnn_op_fail(ctx, WNN_ERR_UNSUPPORTED,
+                         "%s: input 2 (training_mode) is true; only inference is supported", OP);
+  }
+  if (ctx->num_outputs > 1)
+    return wnn_op_fail(ctx, WNN_ERR_UNSUPPORTED,
+                       "%s: output 1 (mask) is not supported: the op is an alias with no run "
+                       "(an all-true mask is a ConstantOfShape of true)",
+                       OP);
+  return wnn_set_output(ctx, OP, 0, x->dtype, x->ndim, x->dims);
+}
+
+/* ---------------------------------------------------------- Shape, Size */
+
+wnn_status wnn_shape_prepare(wnn_prepare_ctx *ctx) {
+  static const char OP[] = "Shape";
+  wnn_shape_params *p = ctx->params;
+  const wnn_tdesc *x = &ctx->inputs[0];
+  wnn_status st;
+  int64_t start, end;
+  if ((st = wnn_expect_present(ctx, OP, 0, "data"))) return st;
+  if ((st = wnn_attr_int(ctx, "start", 0, &start))) return st;
+  if ((st = wnn_attr_int(ctx, "end", INT64_MAX, &end))) return st;
+  const int64_t r = x->ndim;
+  /* Negative values count from the back; both clamp to [0, rank]. */
+  if (start < 0) start = start < -r ? 0 : start + r;
+  if (end < 0) end = end < -r ? 0 : end + r;
+  if (start > r) start = r;
+  if (end > r) end = r;
+  p->start = (int)start;
+  p->count = end > start ? (int)(end - start) : 0;
+  for (int k = 0; k < p->count; k++) p->values[k] = x->dims[start + k];
+  const int64_t out[1] = {p->count};
+  return wnn_set_output(ctx, OP, 0, WNN_DTYPE_I64, 1, out);
+}
+
+wnn_status wnn_size_prepare(wnn_prepare_ctx *ctx) {
+  static const char OP[] = "Size";
+  wnn_shape_params *p = ctx->params;
+  const wnn_tdesc *x = &ctx->inputs[0];
+  wnn_status st;
+  if ((st = wnn_expect_present(ctx, OP, 0, "data"))) return st;
+  p->count = 1;
+  p->values[0] = wnn_shape_numel(x->ndim, x->dims);
+  return wnn_set_output(ctx, OP, 0, WNN_DTYPE_I64, 0, NULL);
+}
+
+/* Shape and Size share their run. */
+wnn_status wnn_shape_run(const wnn_run_ctx *ctx) {
+  const wnn_shape_params *p = ctx->params;
+  memcpy(ctx->outputs[0].data, p->values, (size_t)p->count * sizeof(int64_t));
+  return WNN_OK;
+}
+
+wnn_status wnn_size_run(const wnn_run_ctx *ctx) { return wnn_shape_run(ctx); }
+
+/* ------------------------------------------------------ ConstantOfShape */
+
+/* Stores v, converted to dtype, into out (elem bytes). */
+static void store_as(wnn_dtype dtype, double v, unsigned char *out) {
+  switch (dtype) {
+    case WNN_DTYPE_F32: { float f = (float)v; memcpy(out, &f, 4); break; }
+    case WNN_DTYPE_I64: { int64_t i = (int64_t)v; memcpy(out, &i, 8); break; }
+    case WNN_DTYPE_I32: { int32_t i = (int32_t)v; memcpy(out, &i, 4); break; }
+    case WNN_DTYPE_I8: { int8_t i = (int8_t)v; memcpy(out, &i, 1); break; }
+    case WNN_DTYPE_U8: out[0] = (unsigned char)v; break;
+    case WNN_DTYPE_BOOL: out[0] = v != 0.0; break;
+    default: break;
+  }
+}
+
+/* Reads the "value" attribute: {"dtype": ..., "shape": [1] or [], "data": [v]}. */
+static wnn_status fill_value(wnn_prepare_ctx *ctx, wnn_dtype *dtype, double *value) {
+  static const char OP[] = "ConstantOfShape";
+  *dtype = WNN_DTYPE_F32;
+  *value = 0.0;
+  const cJSON *v = ctx->attrs ? cJSON_GetObjectItemCaseSensitive(ctx->attrs, "value") : NULL;
+  if (!v) return WNN_OK;
+  const cJSON *dt = cJSON_GetObjectItemCaseSensitive(v, "dtype");
+  const cJSON *data = cJSON_GetObjectItemCaseSensitive(v, "data");
+  const cJSON *shape = cJSON_GetObjectItemCaseSensitive(v, "shape");
+  if (!cJSON_IsObject(v) || !cJSON_IsString(dt) || !cJSON_IsArray(data))
+    return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE,
+                       "%s: value must be an object {\"dtype\", \"shape\", \"data\"}", OP);
+  *dtype = wnn_dtype_from_name(dt->valuestring);
+  if (*dtype == WNN_DTYPE_INVALID || *dtype == WNN_DTYPE_F16)
+    return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: value has dtype '%s', which is not supported",
+                       OP, dt->valuestring);
+  if (shape && (!cJSON_IsArray(shape) || cJSON_GetArraySize(shape) > 1 ||
+                (cJSON_GetArraySize(shape) == 1 &&
+                 !(cJSON_IsNumber(shape->child) && shape->child->valuedouble == 1.0))))
+    return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: value must hold one element (shape [1])",
+                       OP);
+  if (cJSON_GetArraySize(data) != 1 || !(cJSON_IsNumber(data->child) || cJSON_IsBool(data->child)))
+    return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: value must hold one number, has %d items",
+                       OP, cJSON_GetArraySize(data));
+  *value = cJSON_IsBool(data->child) ? (cJSON_IsTrue(data->child) ? 1.0 : 0.0)
+                                     : data->child->valuedouble;
+  if (*dtype != WNN_DTYPE_F32 && *value != floor(*value))
+    return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: value %g is not integral for %s", OP,
+                       *value, dt->valuestring);
+  return WNN_OK;
+}
+
+wnn_status wnn_constantofshape_prepare(wnn_prepare_ctx *ctx) {
+  static const char OP[] = "ConstantOfShape";
+  wnn_fill_params *p = ctx->params;
+  wnn_status st;
+  int64_t dims[WNN_MAX_DIMS];
+  int n;
+  if ((st = wnn_const_ints(ctx, OP, 0, "input", false, WNN_MAX_DIMS, dims, &n))) return st;
+  for (int k = 0; k < n; k++)
+    if (dims[k] < 0)
+      return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input 0 (input)[%d] = %lld is negative", OP, k,
+                         (long long)dims[k]);
+  wnn_dtype dtype;
+  double value;
+  if ((st = fill_value(ctx, &dtype, &value))) return st;
+  p->elem_size = wnn_dtype_size(dtype);
+  store_as(dtype, value, p->value);
+  return wnn_set_output(ctx, OP, 0, dtype, n, dims);
+}
+
+wnn_status wnn_constantofshape_run(const wnn_run_ctx *ctx) {
+  const wnn_fill_params *p = ctx->params;
+  const wnn_tensor *y = &ctx->outputs[0];
+  const size_t n = (size_t)wnn_shape_numel(y->ndim, y->dims);
+  char *out = y->data;
+  for (size_t i = 0; i < n; i++) memcpy(out + i * p->elem_size, p->value, p->elem_size);
+  return WNN_OK;
+}
+
+/* ---------------------------------------------------------------- Range */
+
+wnn_status wnn_range_prepare(wnn_prepare_ctx *ctx) {
+  static const char OP[] = "Range";
+  static const char *const names[3] = {"start", "limit", "delta"};
+  wnn_range_params *p = ctx->params;
+  wnn_status st;
+  const wnn_dtype dtype = ctx->inputs[0].dtype;
+  double v[3];
+  for (int i = 0; i < 3; i++) {
+    const wnn_tdesc *t = &ctx->inputs[i];
+    if ((st = wnn_expect_present(ctx, OP, i, names[i]))) return st;
+    if (dtype != WNN_DTYPE_F32 && dtype != WNN_DTYPE_I32 && dtype != WNN_DTYPE_I64)
+      return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input 0 (start) is %s, expected float32, int32 "
+                         "or int64", OP, wnn_dtype_name(dtype));
+    if ((st = wnn_expect_dtype(ctx, OP, i, names[i], dtype))) return st;
+    if (wnn_shape_numel(t->ndim, t->dims) != 1)
+      return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input %d (%s) must be a scalar", OP, i,
+                         names[i]);
+    if (!t->data)
+      return wnn_op_fail(ctx, WNN_ERR_UNSUPPORTED, "%s: input %d (%s) must be a constant", OP, i,
+                         names[i]);
+    v[i] = wnn_elem_as_double(dtype, t->data, 0);
+  }
+  if (v[2] == 0.0 || isnan(v[2]))
+    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: delta is %g", OP, v[2]);
+  double count = ceil((v[1] - v[0]) / v[2]);
+  p->dtype = dtype;
+  p->fstart = v[0], p->fdelta = v[2];
+  if (dtype != WNN_DTYPE_F32) {
+    /* Integers count exactly: ceil(|limit - start| / |delta|) in uint64. */
+    const int64_t start = wnn_index_at(dtype, ctx->inputs[0].data, 0);
+    const int64_t limit = wnn_index_at(dtype, ctx->inputs[1].data, 0);
+    const int64_t delta = wnn_index_at(dtype, ctx->inputs[2].data, 0);
+    p->istart = start, p->idelta = delta;
+    count = 0;
+    if ((delta > 0 && limit > start) || (delta < 0 && limit < start)) {
+      const uint64_t span = delta > 0 ? (uint64_t)limit - (uint64_t)start
+                                      : (uint64_t)start - (uint64_t)limit;
+      const uint64_t step = delta > 0 ? (uint64_t)delta : 0 - (uint64_t)delta;
+      count = (double)(span / step + (span % step != 0));
+    }
+  }
+  if (!(count <= (double)INT32_MAX) && !(count < 0))
+    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: start %g, limit %g, delta %g give too many values",
+                       OP, v[0], v[1], v[2]);
+  const int64_t out[1] = {count > 0 ? (int64_t)count : 0};
+  return wnn_set_output(ctx, OP, 0, dtype, 1, out);
+}
+
+wnn_status wnn_range_run(const wnn_run_ctx *ctx) {
+  const wnn_range_params *p = ctx->params;
+  const wnn_tensor *y = &ctx->outputs[0];
+  const int64_t n = y->dims[0];
+  switch (p->dtype) {
+    case WNN_DTYPE_F32: {
+      float *out = y->data;
+      const float start = (float)p->fstart, delta = (float)p->fdelta;
+      for (int64_t i = 0; i < n; i++) out[i] = start + (float)i * delta;
+      break;
+    }
+    case WNN_DTYPE_I32: {
+      int32_t *out = y->data;
+      for (int64_t i = 0; i < n; i++) out[i] = (int32_t)(p->istart + i * p->idelta);
+      break;
+    }
+    default: {
+      int64_t *out = y->data;
+      /* In uint64: i * delta may pass INT64_MAX before start brings it back. */
+      for (int64_t i = 0; i < n; i++)
+        out[i] = (int64_t)((uint64_t)p->istart + (uint64_t)i * (uint64_t)p->idelta);
+      break;
+    }
+  }
+  return WNN_OK;
+}
+
+/* ----------------------------------------------------------------- Cast */
+
+static bool castable(wnn_dtype d) {
+  return d == WNN_DTYPE_F32 || d == WNN_DTYPE_I64 || d == WNN_DTYPE_I32 || d == WNN_DTYPE_I8 ||
+         d == WNN_DTYPE_U8 || d == WNN_DTYPE_BOOL;
+}
+
+wnn_status wnn_cast_prepare(wnn_prepare_ctx *ctx) {
+  static const char OP[] = "Cast";
+  wnn_cast_params *p = ctx->params;
+  const wnn_tdesc *x = &ctx->inputs[0];
+  wnn_status st;
+  int64_t to, saturate;
+  if ((st = wnn_expect_present(ctx, OP, 0, "input"))) return st;
+  if ((st = wnn_attr_int(ctx, "to", -1, &to))) return st;
+  if ((st = wnn_attr_int(ctx, "saturate", 1, &saturate))) return st;
+  if (saturate != 0 && saturate != 1)
+    return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: saturate = %lld, must be 0 or 1", OP,
+                       (long long)saturate);
+  /* ONNX TensorProto.DataType numbers. */
+  switch (to) {
+    case 1: p->to = WNN_DTYPE_F32; break;
+    case 2: p->to = WNN_DTYPE_U8; break;
+    case 3: p->to = WNN_DTYPE_I8; break;
+    case 6: p->to = WNN_DTYPE_I32; break;
+    case 7: p->to = WNN_DTYPE_I64; break;
+    case 9: p->to = WNN_DTYPE_BOOL; break;
+    case -1: return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: to is required", OP);
+    default:
+      return wnn_op_fail(ctx, WNN_ERR_UNSUPPORTED,
+                         "%s: to = %lld is not supported (float32 1, uint8 2, int8 3, int32 6, "
+                         "int64 7, bool 9)",
+                         OP, (long long)to);
+  }
+  if (!castable(x->dtype))
+    return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input 0 (input) is %s, which Cast does not read",
+                       OP, wnn_dtype_name(x->dtype));
+  p->from = x->dtype;
+  return wnn_set_output(ctx, OP, 0, p->to, x->ndim, x->dims);
+}
+
+wnn_status wnn_castlike_prepare(wnn_prepare_ctx *ctx) {
+  static const char OP[] = "CastLike";
+  wnn_cast_params *p = ctx->params;
+  const wnn_tdesc *x = &ctx->inputs[0];
+  wnn_status st;
+  int64_t saturate;
+  if ((st = wnn_expect_present(ctx, OP, 0, "input"))) return st;
+  if ((st = wnn_expect_present(ctx, OP, 1, "target_type"))) return st;
+  if ((st = wnn_attr_int(ctx, "saturate", 1, &saturate))) return st;
+  if (saturate != 0 && saturate != 1)
+    return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: saturate = %lld, must be 0 or 1", OP,
+                       (long long)saturate);
+  for (int i = 0; i < 2; i++)
+    if (!castable(ctx->inputs[i].dtype))
+      return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input %d (%s) is %s, which %s does not handle",
+                         OP, i, i ? "target_type" : "input", wnn_dtype_name(ctx->inputs[i].dtype),
+                         OP);
+  p->from = x->dtype;
+  p->to = ctx->inputs[1].dtype;
+  return wnn_set_output(ctx, OP, 0, p->to, x->ndim, x->dims);
+}
+
+/* float32 to int64 rounds toward zero; NaN is 0, and values beyond int64
+ * saturate (C leaves those undefined). */
+static int64_t f32_to_i64(float f) {
+  if (isnan(f)) return 0;
+  if (f >= 9223372036854775807.0f) return INT64_MAX;
+  if (f <= -9223372036854775808.0f) return INT64_MIN;
+  return (int64_t)f;
+}
+
+wnn_status wnn_cast_run(const wnn_run_ctx *ctx) {
+  const wnn_cast_params *p = ctx->params;
+  const wnn_tensor *x = &ctx->inputs[0], *y = &ctx->outputs[0];
+  const size_t n = (size_t)wnn_shape_numel(x->ndim, x->dims);
+  if (p->from == p->to) {
+    memcpy(y->data, x->data, n * wnn_dtype_size(p->to));
+    return WNN_OK;
+  }
+  for (size_t i = 0; i < n; i++) {
+    /* Through int64 (or float for float outputs): narrower integers keep
+     * their low bits, as numpy and onnxruntime do. */
+    int64_t iv = 0;
+    float fv = 0.0f;
+    bool is_float = p->from == WNN_DTYPE_F32;
+    if (is_float) {
+      fv = ((const float *)x->data)[i];
+      iv = f32_to_i64(fv);
+    } else {
+      iv = p->from == WNN_DTYPE_I64 ? ((const int64_t *)x->data)[i]
+           : p->from == WNN_DTYPE_I32 ? ((const int32_t *)x->data)[i]
+           : p->from == WNN_DTYPE_I8  ? ((const int8_t *)x->data)[i]
+           : p->from == WNN_DTYPE_U8  ? ((const uint8_t *)x->data)[i]
+                                      : ((const uint8_t *)x->data)[i] != 0;
+      fv = (float)iv;
+    }
+    switch (p->to) {
+      case WNN_DTYPE_F32: ((float *)y->data)[i] = fv; break;
+      case WNN_DTYPE_I64: ((int64_t *)y->data)[i] = iv; break;
+      case WNN_DTYPE_I32: ((int32_t *)y->data)[i] = (int32_t)(uint32_t)(uint64_t)iv; break;
+      case WNN_DTYPE_I8: ((int8_t *)y->data)[i] = (int8_t)(uint8_t)(uint64_t)iv; break;
+      case WNN_DTYPE_U8: ((uint8_t *)y->data)[i] = (uint8_t)(uint64_t)iv; break;
+      default: ((uint8_t *)y->data)[i] = is_float ? fv != 0.0f : iv != 0; break;
+    }
+  }
+  return WNN_OK;
+}
+
+wnn_status wnn_castlike_run(const wnn_run_ctx *ctx) { return wnn_cast_run(ctx); }
