@@ -1,22 +1,40 @@
 /*
- * Microbenchmark of the GEMM variants and of Conv 3x3 (im2col + GEMM), native:
- *   gcc -std=c11 -O2 -Iinclude -Isrc bench/kernels/bench_kernels.c \
- *       src/kernels/f32_gemm_4x4__scalar.c src/kernels/f32_im2col__scalar.c \
- *       -lm -o bench_kernels
- * (or every file of src/kernels). gcc's -O2 may auto-vectorize the scalar
- * tile natively; the wasm build without SIMD128 cannot.
- * One JSON line per case: {"kernel", "case", "m", "n", "k", "ms", "gflops"}.
- * Each case repeats until it has run for at least 0.2 s; the best repetition
- * counts. Not a test: it asserts nothing.
+ * Microbenchmark of every f32 variant of kernels.inc's core families (GEMM,
+ * Conv 3x3 as im2col + GEMM, element-wise, depthwise conv, pools, softmax) and
+ * of the machine's peak mul+add throughput, natively or as a WASI module.
+ *
+ * Native (scalar variants only):
+ *   cmake --build build/native && build/native/bench/bench_kernels
+ * wasm with SIMD128 (scalar and SIMD variants, and the SIMD128 peak):
+ *   clang --target=wasm32-wasi -nostdlibinc -isystem /usr/include/wasm32-wasi \
+ *       -O3 -msimd128 -ffp-contract=off -Iinclude -Isrc bench/kernels/bench_kernels.c \
+ *       src/kernels/f32_*.c -lm -o /tmp/bench_kernels.wasm
+ *   node wasm/run-wasi.mjs /tmp/bench_kernels.wasm
+ * (bench/kernels/run-wasm.sh does both steps.)
+ *
+ * One JSON line per case: {"kernel", "case", "m", "n", "k", "ms", "gflops"}
+ * ("gflops", or "gelem_per_s" / "gout_per_s": elements or outputs per ns)
+ * and, for the GEMMs, "of_peak": the fraction of the peak measured by the
+ * "peak" lines (a mul+add loop on independent accumulators: 4-lane v128 in
+ * SIMD128 builds, plain floats otherwise). Each case repeats until it has run
+ * for at least 0.2 s; the best repetition counts. Not a test: it asserts
+ * nothing.
  */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "kernels/kernels.h"
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
+
+static double peak_gflops; /* the best of the peak loops */
 
 static double now_s(void) {
   struct timespec ts;
@@ -34,24 +52,99 @@ static float *filled(size_t n) {
   return p;
 }
 
+/* Peak mul+add throughput: 12 independent chains of x = x * m + d, so that
+ * the latency of each chain hides behind the others and only the issue rate
+ * of multiplies and adds limits the loop. 2 flops per lane per step. The loop
+ * is a function called many times, not one long loop: V8 runs a wasm function
+ * in its baseline compiler until a later call finds the optimized code ready
+ * (there is no on-stack replacement for wasm). */
+enum { PEAK_STEPS = 20000, PEAK_CALLS = 100 };
+
+__attribute__((noinline)) static void peak_scalar_steps(float *x, float m, float d) {
+  float x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5];
+  float x6 = x[6], x7 = x[7], x8 = x[8], x9 = x[9], x10 = x[10], x11 = x[11];
+  for (int s = 0; s < PEAK_STEPS; s++) {
+#define STEP(v) v = v * m + d
+    STEP(x0), STEP(x1), STEP(x2), STEP(x3), STEP(x4), STEP(x5);
+    STEP(x6), STEP(x7), STEP(x8), STEP(x9), STEP(x10), STEP(x11);
+#undef STEP
+  }
+  x[0] = x0, x[1] = x1, x[2] = x2, x[3] = x3, x[4] = x4, x[5] = x5;
+  x[6] = x6, x[7] = x7, x[8] = x8, x[9] = x9, x[10] = x10, x[11] = x11;
+}
+
+static void bench_peak_scalar(void) {
+  volatile float vm = 0.999f, vd = 0.001f;
+  float x[12];
+  for (int i = 0; i < 12; i++) x[i] = (float)i;
+  double best = 1e30;
+  for (int rep = 0; rep < 5; rep++) {
+    const double t0 = now_s();
+    for (int c = 0; c < PEAK_CALLS; c++) peak_scalar_steps(x, vm, vd);
+    const double dt = now_s() - t0;
+    best = dt < best ? dt : best;
+  }
+  const double gflops = 2.0 * 12 * PEAK_STEPS * PEAK_CALLS / best * 1e-9;
+  if (gflops > peak_gflops) peak_gflops = gflops;
+  printf("{\"kernel\":\"peak mul+add scalar\",\"case\":\"12 chains\",\"ms\":%.4f,"
+         "\"gflops\":%.3f,\"check\":%g}\n", best * 1e3, gflops, (double)x[5]);
+}
+
+#if defined(__wasm_simd128__)
+__attribute__((noinline)) static void peak_simd128_steps(v128_t *x, float fm, float fd) {
+  const v128_t m = wasm_f32x4_splat(fm), d = wasm_f32x4_splat(fd);
+  v128_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5];
+  v128_t x6 = x[6], x7 = x[7], x8 = x[8], x9 = x[9], x10 = x[10], x11 = x[11];
+  for (int s = 0; s < PEAK_STEPS; s++) {
+#define STEP(v) v = wasm_f32x4_add(wasm_f32x4_mul(v, m), d)
+    STEP(x0), STEP(x1), STEP(x2), STEP(x3), STEP(x4), STEP(x5);
+    STEP(x6), STEP(x7), STEP(x8), STEP(x9), STEP(x10), STEP(x11);
+#undef STEP
+  }
+  x[0] = x0, x[1] = x1, x[2] = x2, x[3] = x3, x[4] = x4, x[5] = x5;
+  x[6] = x6, x[7] = x7, x[8] = x8, x[9] = x9, x[10] = x10, x[11] = x11;
+}
+
+static void bench_peak_simd128(void) {
+  volatile float vm = 0.999f, vd = 0.001f;
+  v128_t x[12];
+  for (int i = 0; i < 12; i++) x[i] = wasm_f32x4_splat((float)i);
+  double best = 1e30;
+  for (int rep = 0; rep < 5; rep++) {
+    const double t0 = now_s();
+    for (int c = 0; c < PEAK_CALLS; c++) peak_simd128_steps(x, vm, vd);
+    const double dt = now_s() - t0;
+    best = dt < best ? dt : best;
+  }
+  const double gflops = 2.0 * 4 * 12 * PEAK_STEPS * PEAK_CALLS / best * 1e-9;
+  if (gflops > peak_gflops) peak_gflops = gflops;
+  printf("{\"kernel\":\"peak mul+add simd128\",\"case\":\"12 chains x 4 lanes\",\"ms\":%.4f,"
+         "\"gflops\":%.3f,\"check\":%g}\n", best * 1e3, gflops,
+         (double)wasm_f32x4_extract_lane(x[5], 0));
+}
+#endif
+
 typedef struct gemm_shape {
   const char *what;
   size_t m, n, k;
+  bool trans_b; /* B stored n x k, as Gemm with transB = 1 */
 } gemm_shape;
 
 /* M = output channels, N = output pixels, K = input channels * kernel size:
  * the GEMMs of 1x1 and 3x3 convolutions in SqueezeNet 1.1 and MobileNet v2
  * at 224x224, plus a fully connected layer (M = 1). */
 static const gemm_shape SHAPES[] = {
-    {"square 256", 256, 256, 256},
-    {"squeezenet fire2 squeeze 1x1", 16, 55 * 55, 64},
-    {"squeezenet fire2 expand 1x1", 64, 55 * 55, 16},
-    {"squeezenet fire9 expand 1x1", 256, 13 * 13, 64},
-    {"squeezenet conv10 1x1", 1000, 13 * 13, 512},
-    {"mobilenetv2 block expand 1x1", 144, 56 * 56, 24},
-    {"mobilenetv2 block project 1x1", 24, 56 * 56, 144},
-    {"mobilenetv2 last 1x1", 1280, 7 * 7, 320},
-    {"fully connected", 1, 1000, 1280},
+    {"square 256", 256, 256, 256, false},
+    {"squeezenet fire2 squeeze 1x1", 16, 55 * 55, 64, false},
+    {"squeezenet fire2 expand 1x1", 64, 55 * 55, 16, false},
+    {"squeezenet fire9 expand 1x1", 256, 13 * 13, 64, false},
+    {"squeezenet conv10 1x1", 1000, 13 * 13, 512, false},
+    {"mobilenetv2 block expand 1x1", 144, 56 * 56, 24, false},
+    {"mobilenetv2 block project 1x1", 24, 56 * 56, 144, false},
+    {"mobilenetv2 last 1x1", 1280, 7 * 7, 320, false},
+    {"fully connected (MatMul)", 1, 1000, 1280, false},
+    {"fully connected (Gemm transB)", 1, 1000, 1280, true},
+    {"batch-8 fully connected (Gemm transB)", 8, 1000, 1280, true},
 };
 
 static void bench_gemm(const char *name, wnn_f32_gemm_ukernel *fn, const gemm_shape *s) {
@@ -60,15 +153,19 @@ static void bench_gemm(const char *name, wnn_f32_gemm_ukernel *fn, const gemm_sh
   double best = 1e30, total = 0;
   for (int rep = 0; rep < 1000 && (total < 0.2 || rep < 3); rep++) {
     const double t0 = now_s();
-    fn(s->m, s->n, s->k, a, s->k, 1, b, s->n, 1, NULL, c, s->n, &p);
+    if (s->trans_b)
+      fn(s->m, s->n, s->k, a, s->k, 1, b, 1, s->k, NULL, c, s->n, &p);
+    else
+      fn(s->m, s->n, s->k, a, s->k, 1, b, s->n, 1, NULL, c, s->n, &p);
     const double dt = now_s() - t0;
     total += dt;
     best = dt < best ? dt : best;
   }
   const double flops = 2.0 * (double)s->m * (double)s->n * (double)s->k;
   printf("{\"kernel\":\"%s\",\"case\":\"%s\",\"m\":%zu,\"n\":%zu,\"k\":%zu,\"ms\":%.4f,"
-         "\"gflops\":%.3f,\"check\":%g}\n",
-         name, s->what, s->m, s->n, s->k, best * 1e3, flops / best * 1e-9, (double)c[0]);
+         "\"gflops\":%.3f,\"of_peak\":%.3f,\"check\":%g}\n",
+         name, s->what, s->m, s->n, s->k, best * 1e3, flops / best * 1e-9,
+         flops / best * 1e-9 / peak_gflops, (double)c[0]);
   free(a), free(b), free(c);
 }
 
@@ -93,20 +190,109 @@ static void bench_conv3x3(const char *gemm_name, wnn_f32_gemm_ukernel *gemm,
   }
   const double flops = 2.0 * (double)m * (double)n * (double)k;
   printf("{\"kernel\":\"conv3x3 im2col+%s\",\"case\":\"%zux%zux%zu -> %zu\",\"m\":%zu,\"n\":%zu,"
-         "\"k\":%zu,\"ms\":%.4f,\"gflops\":%.3f,\"check\":%g}\n",
-         gemm_name, c, h, w, m, m, n, k, best * 1e3, flops / best * 1e-9, (double)y[0]);
+         "\"k\":%zu,\"ms\":%.4f,\"gflops\":%.3f,\"of_peak\":%.3f,\"check\":%g}\n",
+         gemm_name, c, h, w, m, m, n, k, best * 1e3, flops / best * 1e-9,
+         flops / best * 1e-9 / peak_gflops, (double)y[0]);
   free(x), free(wt), free(bias), free(col), free(y);
 }
 
+/* ------------------------------------------------ the other kernels */
+
+/* Times `body` (a statement) like the GEMMs: best of repetitions totalling at
+ * least 0.2 s; prints one line with its rate in `units` per second. */
+#define TIME_CASE(kernel, what, work, units, body)                                     \
+  do {                                                                                 \
+    double best_ = 1e30, total_ = 0;                                                   \
+    for (int rep_ = 0; rep_ < 100000 && (total_ < 0.2 || rep_ < 3); rep_++) {          \
+      const double t0_ = now_s();                                                      \
+      body;                                                                            \
+      const double dt_ = now_s() - t0_;                                                \
+      total_ += dt_;                                                                   \
+      best_ = dt_ < best_ ? dt_ : best_;                                               \
+    }                                                                                  \
+    printf("{\"kernel\":\"%s\",\"case\":\"%s\",\"ms\":%.4f,\"%s\":%.3f}\n", kernel, what,      \
+           best_ * 1e3, units, (double)(work) / best_ * 1e-9);                         \
+  } while (0)
+
+static void bench_elementwise(void) {
+  enum { N = 1 << 16 };
+  float *a = filled(N), *b = filled(N), *y = filled(N);
+  const wnn_f32_unary_params up = {-0.25f, 0.25f};
+#define WNN_F32_VBINARY(name, isa, op, kind) \
+  WNN_IF_ISA(isa, TIME_CASE(#name, "n=65536", N, "gelem_per_s", name(N, a, b, y));)
+#define WNN_F32_VUNARY(name, isa, op) \
+  WNN_IF_ISA(isa, TIME_CASE(#name, "n=65536", N, "gelem_per_s", name(N, a, y, &up));)
+#include "kernels/kernels.inc"
+  free(a), free(b), free(y);
+}
+
+/* MobileNet v2's depthwise 3x3 layers (stride 1 and 2) and SqueezeNet's
+ * pools, at 224x224. */
+static wnn_window2d square_window(size_t in, size_t k, size_t stride, size_t pad, bool ceil_mode) {
+  const size_t span = in + 2 * pad - k;
+  const size_t out = (span + (ceil_mode ? stride - 1 : 0)) / stride + 1;
+  const wnn_window2d w = {in, in, out, out, k, k, stride, stride, 1, 1, pad, pad, pad, pad};
+  return w;
+}
+
+static void bench_windows(void) {
+  static const struct { const char *what; size_t c, in, stride; } DW[] = {
+      {"mobilenetv2 dw3x3 s1 144x56x56", 144, 56, 1},
+      {"mobilenetv2 dw3x3 s2 96x112x112", 96, 112, 2},
+      {"mobilenetv2 dw3x3 s1 576x14x14", 576, 14, 1},
+  };
+  for (size_t i = 0; i < sizeof DW / sizeof DW[0]; i++) {
+    const wnn_window2d w = square_window(DW[i].in, 3, DW[i].stride, 1, false);
+    float *x = filled(DW[i].c * w.in_h * w.in_w), *k = filled(DW[i].c * 9), *bias = filled(DW[i].c);
+    float *y = filled(DW[i].c * w.out_h * w.out_w);
+    const double flops = 2.0 * 9 * (double)(DW[i].c * w.out_h * w.out_w);
+#define WNN_F32_DWCONV(name, isa) \
+    WNN_IF_ISA(isa, TIME_CASE(#name, DW[i].what, flops, "gflops", name(DW[i].c, x, k, bias, y, &w));)
+#include "kernels/kernels.inc"
+    free(x), free(k), free(bias), free(y);
+  }
+  {
+    /* SqueezeNet 1.1's first max pool (3x3 s2, ceil) and an average pool. */
+    const wnn_f32_pool2d_params p = {square_window(111, 3, 2, 0, true), false};
+    const wnn_f32_pool2d_params q = {square_window(56, 3, 1, 1, false), false};
+    float *x = filled(64 * 111 * 111), *y = filled(64 * 111 * 111);
+#define WNN_F32_POOL2D(name, isa, op) WNN_IF_ISA(isa,                                      \
+    TIME_CASE(#name, "3x3 s2 ceil 64x111x111", 64 * p.win.out_h * p.win.out_w, "gout_per_s", \
+              name(64, x, y, &p));                                                       \
+    TIME_CASE(#name, "3x3 s1 pad1 64x56x56", 64 * q.win.out_h * q.win.out_w, "gout_per_s",   \
+              name(64, x, y, &q));)
+#include "kernels/kernels.inc"
+    free(x), free(y);
+  }
+  {
+    float *x = filled(1280 * 49), *y = filled(1280);
+#define WNN_F32_GAVGPOOL(name, isa) \
+    WNN_IF_ISA(isa, TIME_CASE(#name, "1280 x 7x7", 1280 * 49, "gelem_per_s", name(1280, 49, x, y));)
+#define WNN_F32_SOFTMAX(name, isa) \
+    WNN_IF_ISA(isa, TIME_CASE(#name, "n=1000", 1000, "gelem_per_s", name(1000, 1, x, y));)
+#include "kernels/kernels.inc"
+    free(x), free(y);
+  }
+}
+
 int main(void) {
+  bench_peak_scalar();
+#if defined(__wasm_simd128__)
+  bench_peak_simd128();
+#endif
   for (size_t s = 0; s < sizeof SHAPES / sizeof SHAPES[0]; s++) {
-#define WNN_F32_GEMM(name, isa, mr, nr) bench_gemm(#name, name, &SHAPES[s]);
+#define WNN_F32_GEMM(name, isa, mr, nr) WNN_IF_ISA(isa, bench_gemm(#name, name, &SHAPES[s]);)
 #include "kernels/kernels.inc"
   }
-#define WNN_F32_GEMM(name, isa, mr, nr)                                                   \
-  bench_conv3x3(#name, name, wnn_f32_im2col__scalar, 64, 56, 56, 64);                     \
-  bench_conv3x3(#name, name, wnn_f32_im2col__scalar, 3, 224, 224, 32);                    \
-  bench_conv3x3(#name, name, wnn_f32_im2col__scalar, 128, 28, 28, 128);
+  /* Each GEMM with the im2col of its instruction set. */
+#define IM2COL_SCALAR wnn_f32_im2col__scalar
+#define IM2COL_WASMSIMD wnn_f32_im2col__wasmsimd
+#define WNN_F32_GEMM(name, isa, mr, nr) WNN_IF_ISA(isa,                                   \
+  bench_conv3x3(#name, name, IM2COL_##isa, 64, 56, 56, 64);                               \
+  bench_conv3x3(#name, name, IM2COL_##isa, 3, 224, 224, 32);                              \
+  bench_conv3x3(#name, name, IM2COL_##isa, 128, 28, 28, 128);)
 #include "kernels/kernels.inc"
+  bench_elementwise();
+  bench_windows();
   return 0;
 }

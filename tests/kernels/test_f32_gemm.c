@@ -14,7 +14,7 @@ typedef struct variant {
 } variant;
 
 static const variant VARIANTS[] = {
-#define WNN_F32_GEMM(name, isa, mr, nr) {#name, name, mr, nr},
+#define WNN_F32_GEMM(name, isa, mr, nr) WNN_IF_ISA(isa, {#name, name, mr, nr},)
 #include "kernels/kernels.inc"
 };
 #define NUM_VARIANTS (sizeof VARIANTS / sizeof VARIANTS[0])

@@ -55,9 +55,9 @@ TEST(im2col) {
               const float *p = tap(x + ch * w->in_h * w->in_w, w, oy, ox, ky, kx);
               want[((ch * w->k_h + ky) * w->k_w + kx) * cols + oy * w->out_w + ox] = p ? *p : 0;
             }
-#define WNN_F32_IM2COL(name, isa) \
+#define WNN_F32_IM2COL(name, isa) WNN_IF_ISA(isa, \
     name(c, x, col, w);           \
-    CHECK(test_allclose(col, want, rows * cols, 0, 0));
+    CHECK(test_allclose(col, want, rows * cols, 0, 0));)
 #include "kernels/kernels.inc"
     free(x), free(col), free(want);
   }
@@ -84,9 +84,9 @@ TEST(dwconv) {
               }
             want[ch * out_plane + oy * w->out_w + ox] = (with_bias ? bias[ch] : 0.0f) + acc;
           }
-#define WNN_F32_DWCONV(name, isa)                \
+#define WNN_F32_DWCONV(name, isa) WNN_IF_ISA(isa, \
       name(c, x, k, with_bias ? bias : NULL, y, w); \
-      CHECK(test_allclose(y, want, c * out_plane, 1e-5f, 1e-6f));
+      CHECK(test_allclose(y, want, c * out_plane, 1e-5f, 1e-6f));)
 #include "kernels/kernels.inc"
     }
     free(x), free(k), free(bias), free(y), free(want);
@@ -130,10 +130,10 @@ TEST(pools) {
               want[c * out_plane + oy * w->out_w + ox] =
                   naive_pool(x + c * in_plane, w, oy, ox, max, include);
 #define WNN_F32_POOL2D(name, isa, op)                                  \
-        if ((max == 1) == (WNN_POOL_KIND_##op == 0)) {                 \
+        WNN_IF_ISA(isa, if ((max == 1) == (WNN_POOL_KIND_##op == 0)) { \
           name(planes, x, y, &params);                                 \
           CHECK(test_allclose(y, want, planes * out_plane, 1e-5f, 1e-6f)); \
-        }
+        })
 #define WNN_POOL_KIND_MAX 0
 #define WNN_POOL_KIND_AVG 1
 #include "kernels/kernels.inc"
@@ -153,9 +153,9 @@ TEST(gavgpool) {
       for (size_t i = 0; i < n; i++) sum += x[r * n + i];
       want[r] = (float)(sum / (double)n);
     }
-#define WNN_F32_GAVGPOOL(name, isa) \
+#define WNN_F32_GAVGPOOL(name, isa) WNN_IF_ISA(isa, \
     name(rows, n, x, y);            \
-    CHECK(test_allclose(y, want, rows, 1e-5f, 1e-6f));
+    CHECK(test_allclose(y, want, rows, 1e-5f, 1e-6f));)
 #include "kernels/kernels.inc"
     free(x), free(y), free(want);
   }
@@ -173,12 +173,12 @@ TEST(softmax) {
     for (size_t i = 0; i < n; i++) sum += exp(x[i * stride] - max);
     for (size_t i = 0; i < n; i++) want[i * stride] = (float)(exp(x[i * stride] - max) / sum);
     /* Elements between the strided ones stay untouched; then in place. */
-#define WNN_F32_SOFTMAX(name, isa)                          \
+#define WNN_F32_SOFTMAX(name, isa) WNN_IF_ISA(isa,          \
     name(n, stride, x, y);                                  \
     CHECK(test_allclose(y, want, n * stride, 1e-5f, 1e-6f)); \
     for (size_t i = 0; i < n; i++) y[i * stride] = x[i * stride]; \
     name(n, stride, y, y);                                  \
-    CHECK(test_allclose(y, want, n * stride, 1e-5f, 1e-6f));
+    CHECK(test_allclose(y, want, n * stride, 1e-5f, 1e-6f));)
 #include "kernels/kernels.inc"
     free(x), free(y), free(want);
   }

@@ -1,0 +1,145 @@
+/*
+ * Depthwise 2-D convolution, SIMD128: 4 output columns per v128, up to 4
+ * vectors (16 columns) at a time so that the adds of independent outputs
+ * overlap. Any kernel size up to 7x7, any stride and dilation, with unrolled
+ * loops for 3 and 5 wide kernels at strides 1 and 2 (MobileNet's 3x3 and
+ * EfficientNet's 5x5); stride 1 loads the input directly, stride 2 loads two
+ * vectors and keeps the even lanes, other strides gather lane by lane. Larger
+ * kernels go to the scalar kernel.
+ *
+ * Bitwise identical to wnn_f32_dwconv2d__scalar: the vectors cover only the
+ * output columns whose whole window lies inside the input columns, and there
+ * each output sums its taps from 0 in the same order (ky, then kx; rows in
+ * the padding skipped, as the scalar kernel skips them) and adds the bias
+ * last. The columns near the left and right edges use the scalar loop.
+ */
+#include <wasm_simd128.h>
+
+#include "kernels/kernels.h"
+
+enum { MAX_TAPS = 49 };
+
+/* The scalar kernel's sum for one output, for the edge columns. */
+static float dot_window(const float *x, const float *w, size_t oy, size_t ox,
+                        const wnn_window2d *win) {
+  float acc = 0.0f;
+  for (size_t ky = 0; ky < win->k_h; ky++) {
+    const size_t iy_pad = oy * win->stride_h + ky * win->dil_h;
+    if (iy_pad < win->pad_t || iy_pad - win->pad_t >= win->in_h) continue;
+    const float *in = x + (iy_pad - win->pad_t) * win->in_w;
+    for (size_t kx = 0; kx < win->k_w; kx++) {
+      const size_t ix_pad = ox * win->stride_w + kx * win->dil_w;
+      if (ix_pad < win->pad_l || ix_pad - win->pad_l >= win->in_w) continue;
+      acc += w[ky * win->k_w + kx] * in[ix_pad - win->pad_l];
+    }
+  }
+  return acc;
+}
+
+/* 4 input values p[0], p[s], p[2s], p[3s], reading nothing outside them. */
+static inline v128_t load_strided(const float *p, size_t s) {
+  if (s == 1) return wasm_v128_load(p);
+  if (s == 2) return wasm_i32x4_shuffle(wasm_v128_load(p), wasm_v128_load(p + 3), 0, 2, 5, 7);
+  return wasm_f32x4_make(p[0], p[s], p[2 * s], p[3 * s]);
+}
+
+/* nv vectors (4 * nv outputs from column ox) of one output row. rows[] holds
+ * the input row of each tap row ky, or NULL for a row in the padding. sw
+ * (stride), kw (kernel width) and dw (dilation) are constants where the
+ * caller knows them, so that the loops unroll and the loads specialize. */
+static inline __attribute__((always_inline)) void outputs(size_t nv, size_t sw, size_t kw,
+                                                          size_t dw, const float *const *rows,
+                                                          const v128_t *wv, size_t ox,
+                                                          const wnn_window2d *win, v128_t vb,
+                                                          float *y) {
+  v128_t acc[4];
+  for (size_t v = 0; v < nv; v++) acc[v] = wasm_f32x4_const_splat(0.0f);
+  for (size_t ky = 0; ky < win->k_h; ky++) {
+    if (!rows[ky]) continue;
+    const float *row = rows[ky] + ox * sw - win->pad_l;
+    for (size_t kx = 0; kx < kw; kx++) {
+      const float *p = row + kx * dw;
+      const v128_t wk = wv[ky * kw + kx];
+      for (size_t v = 0; v < nv; v++)
+        acc[v] = wasm_f32x4_add(acc[v], wasm_f32x4_mul(wk, load_strided(p + 4 * v * sw, sw)));
+    }
+  }
+  for (size_t v = 0; v < nv; v++) wasm_v128_store(y + 4 * v, wasm_f32x4_add(vb, acc[v]));
+}
+
+/* The inner columns [ox_lo, ox_hi) of one output row, 16 then 4 at a time;
+ * returns the first column not done. */
+static inline __attribute__((always_inline)) size_t inner(size_t sw, size_t kw, size_t dw,
+                                                          const float *const *rows,
+                                                          const v128_t *wv, size_t ox_lo,
+                                                          size_t ox_hi, const wnn_window2d *win,
+                                                          float b, float *yr) {
+  size_t ox = ox_lo;
+  const v128_t vb = wasm_f32x4_splat(b);
+  for (; ox + 16 <= ox_hi; ox += 16) outputs(4, sw, kw, dw, rows, wv, ox, win, vb, yr + ox);
+  /* The rest in one go where it can (3 or 2 vectors: independent adds). */
+  if (ox + 12 <= ox_hi) {
+    outputs(3, sw, kw, dw, rows, wv, ox, win, vb, yr + ox);
+    ox += 12;
+  } else if (ox + 8 <= ox_hi) {
+    outputs(2, sw, kw, dw, rows, wv, ox, win, vb, yr + ox);
+    ox += 8;
+  }
+  for (; ox + 4 <= ox_hi; ox += 4) outputs(1, sw, kw, dw, rows, wv, ox, win, vb, yr + ox);
+  /* A ragged end: one more vector ending at ox_hi, overlapping columns
+   * already done (it stores the same values there). */
+  if (ox < ox_hi && ox_hi - ox_lo >= 4) {
+    outputs(1, sw, kw, dw, rows, wv, ox_hi - 4, win, vb, yr + ox_hi - 4);
+    ox = ox_hi;
+  }
+  return ox;
+}
+
+static size_t inner_any(const float *const *rows, const v128_t *wv, size_t ox, size_t ox_hi,
+                        const wnn_window2d *win, float b, float *yr) {
+  const size_t sw = win->stride_w, kw = win->k_w, dw = win->dil_w;
+  if (dw == 1 && kw == 3 && sw == 1) return inner(1, 3, 1, rows, wv, ox, ox_hi, win, b, yr);
+  if (dw == 1 && kw == 3 && sw == 2) return inner(2, 3, 1, rows, wv, ox, ox_hi, win, b, yr);
+  if (dw == 1 && kw == 5 && sw == 1) return inner(1, 5, 1, rows, wv, ox, ox_hi, win, b, yr);
+  if (dw == 1 && kw == 5 && sw == 2) return inner(2, 5, 1, rows, wv, ox, ox_hi, win, b, yr);
+  if (sw == 1) return inner(1, kw, dw, rows, wv, ox, ox_hi, win, b, yr);
+  if (sw == 2) return inner(2, kw, dw, rows, wv, ox, ox_hi, win, b, yr);
+  return inner(sw, kw, dw, rows, wv, ox, ox_hi, win, b, yr);
+}
+
+void wnn_f32_dwconv2d__wasmsimd(size_t channels, const float *x, const float *w,
+                                const float *bias, float *y, const wnn_window2d *win) {
+  const size_t taps = win->k_h * win->k_w;
+  if (taps > MAX_TAPS || taps == 0) {
+    wnn_f32_dwconv2d__scalar(channels, x, w, bias, y, win);
+    return;
+  }
+  const size_t in_plane = win->in_h * win->in_w, out_plane = win->out_h * win->out_w;
+  /* Output columns [ox_lo, ox_hi) have every tap inside the input columns:
+   * ox * stride_w >= pad_l and ox * stride_w - pad_l + span <= in_w - 1. */
+  const size_t sw = win->stride_w, span = (win->k_w - 1) * win->dil_w;
+  size_t ox_lo = (win->pad_l + sw - 1) / sw, ox_hi = 0;
+  if (win->in_w + win->pad_l >= span + 1) ox_hi = (win->in_w - 1 + win->pad_l - span) / sw + 1;
+  if (ox_hi > win->out_w) ox_hi = win->out_w;
+  if (ox_lo > ox_hi) ox_lo = ox_hi;
+  v128_t wv[MAX_TAPS];
+  const float *rows[MAX_TAPS];
+  for (size_t c = 0; c < channels; c++) {
+    const float b = bias ? bias[c] : 0.0f;
+    const float *xc = x + c * in_plane, *wc = w + c * taps;
+    float *yc = y + c * out_plane;
+    for (size_t t = 0; t < taps; t++) wv[t] = wasm_f32x4_splat(wc[t]);
+    for (size_t oy = 0; oy < win->out_h; oy++) {
+      for (size_t ky = 0; ky < win->k_h; ky++) {
+        const size_t iy_pad = oy * win->stride_h + ky * win->dil_h;
+        const bool inside = iy_pad >= win->pad_t && iy_pad - win->pad_t < win->in_h;
+        rows[ky] = inside ? xc + (iy_pad - win->pad_t) * win->in_w : NULL;
+      }
+      float *yr = yc + oy * win->out_w;
+      size_t ox = 0;
+      for (; ox < ox_lo; ox++) yr[ox] = b + dot_window(xc, wc, oy, ox, win);
+      ox = inner_any(rows, wv, ox, ox_hi, win, b, yr);
+      for (; ox < win->out_w; ox++) yr[ox] = b + dot_window(xc, wc, oy, ox, win);
+    }
+  }
+}

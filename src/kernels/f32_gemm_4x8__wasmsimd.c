@@ -1,0 +1,287 @@
+/*
+ * SIMD128 GEMM, register-blocked 4 x 8: each step of the k loop loads 8
+ * values of a row of B (two v128), splats 4 values of A, and does 8 vector
+ * multiply-adds into 8 v128 accumulators (32 outputs). 8 accumulators, 2 of B
+ * and 1 of A fit the 16 vector registers of x86-64 without spilling.
+ *
+ * Bitwise identical to wnn_f32_gemm_4x4__scalar: every output element is
+ * summed from 0 over k in increasing order, one rounded multiply and one
+ * rounded add per step (wasm SIMD128 has no fused multiply-add), and the
+ * epilogue does the same operations in the same order (alpha * acc + bias,
+ * + beta * c, then the clamp by comparisons: pmax/pmin are exactly
+ * `v < lo ? lo : v` and `hi < v ? hi : v`, so NaN passes through).
+ *
+ * Paths, by the layout of B:
+ *   b_cs == 1 (row-major B: Conv's im2col and 1x1, MatMul, Gemm): 4 x 8 tiles
+ *     of contiguous loads, and partial loads for the ragged right edge; a
+ *     single row of C (M = 1, a fully connected layer as MatMul) uses 1 x 16
+ *     tiles instead of a 4-row tile with 3 wasted rows.
+ *   b_rs == 1 (transposed B: Gemm with transB, the usual fully connected
+ *     layer): 4 x 4 tiles (1 x 4 when M = 1) that load 4 consecutive k of 4
+ *     columns and transpose them in registers, so that each column still sums
+ *     in k order.
+ *   anything else: the same 4 x 8 tiles with B gathered lane by lane.
+ * Rows past the end of a ragged bottom tile alias row 0 (computed, never
+ * stored); columns past a ragged edge alias the edge's first column.
+ */
+#include <wasm_simd128.h>
+
+#include "kernels/kernels.h"
+
+enum { NC = 32 }; /* columns per block of B that stays in cache while A streams past */
+
+typedef struct epilogue {
+  v128_t alpha, beta, lo, hi;
+  const wnn_f32_gemm_params *p;
+} epilogue;
+
+static inline float clampf(float v, float lo, float hi) {
+  v = v < lo ? lo : v;
+  return v > hi ? hi : v;
+}
+
+/* Stores 4 outputs; the same steps as the scalar kernel's store_row. */
+static inline void store4(float *c, v128_t acc, float bias, const epilogue *e) {
+  v128_t v = wasm_f32x4_add(wasm_f32x4_mul(e->alpha, acc), wasm_f32x4_splat(bias));
+  if (e->p->beta != 0.0f) v = wasm_f32x4_add(v, wasm_f32x4_mul(e->beta, wasm_v128_load(c)));
+  v = wasm_f32x4_pmin(wasm_f32x4_pmax(v, e->lo), e->hi);
+  wasm_v128_store(c, v);
+}
+
+/* Stores the first nr (< 4 or any) of 4 outputs, scalar. */
+static inline void store_part(float *c, v128_t acc, size_t nr, float bias, const epilogue *e) {
+  float t[4];
+  wasm_v128_store(t, acc);
+  const wnn_f32_gemm_params *p = e->p;
+  for (size_t j = 0; j < nr; j++) {
+    float v = p->alpha * t[j] + bias;
+    if (p->beta != 0.0f) v += p->beta * c[j];
+    c[j] = clampf(v, p->min, p->max);
+  }
+}
+
+/* Stores columns [0, nr) of a row held in `count` v128 accumulators. */
+static inline void store_row(float *c, const v128_t *acc, size_t count, size_t nr, float bias,
+                             const epilogue *e) {
+  for (size_t v = 0; v < count && 4 * v < nr; v++) {
+    if (nr - 4 * v >= 4)
+      store4(c + 4 * v, acc[v], bias, e);
+    else
+      store_part(c + 4 * v, acc[v], nr - 4 * v, bias, e);
+  }
+}
+
+#define MADD(acc, a, b) acc = wasm_f32x4_add(acc, wasm_f32x4_mul(a, b))
+
+/* ----------------------------------------------------------- row-major B */
+
+/* Rows a0..a3 (aliased past mr), 8 contiguous columns of B. */
+static void tile_4x8(size_t mr, size_t k, const float *a, size_t a_rs, size_t a_cs,
+                     const float *b, size_t b_rs, const float *bias, float *c, size_t c_rs,
+                     const epilogue *e) {
+  const float *a0 = a;
+  const float *a1 = mr > 1 ? a0 + a_rs : a0;
+  const float *a2 = mr > 2 ? a1 + a_rs : a0;
+  const float *a3 = mr > 3 ? a2 + a_rs : a0;
+  v128_t c00 = wasm_f32x4_const_splat(0.0f), c01 = c00, c10 = c00, c11 = c00;
+  v128_t c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+  size_t ao = 0, bo = 0;
+  for (size_t q = 0; q < k; q++, ao += a_cs, bo += b_rs) {
+    const v128_t vb0 = wasm_v128_load(b + bo), vb1 = wasm_v128_load(b + bo + 4);
+    const v128_t va0 = wasm_v128_load32_splat(a0 + ao), va1 = wasm_v128_load32_splat(a1 + ao);
+    const v128_t va2 = wasm_v128_load32_splat(a2 + ao), va3 = wasm_v128_load32_splat(a3 + ao);
+    MADD(c00, va0, vb0), MADD(c01, va0, vb1);
+    MADD(c10, va1, vb0), MADD(c11, va1, vb1);
+    MADD(c20, va2, vb0), MADD(c21, va2, vb1);
+    MADD(c30, va3, vb0), MADD(c31, va3, vb1);
+  }
+  const v128_t r[4][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}};
+  for (size_t i = 0; i < mr; i++) store_row(c + i * c_rs, r[i], 2, 8, bias ? bias[i] : 0.0f, e);
+}
+
+/* The first n (1..4) floats of p in the low lanes, zeros above; reads nothing
+ * past p[n - 1]. */
+static inline v128_t load_part(const float *p, size_t n) {
+  if (n >= 4) return wasm_v128_load(p);
+  if (n == 1) return wasm_v128_load32_zero(p);
+  const v128_t lo = wasm_v128_load64_zero(p);
+  return n == 2 ? lo : wasm_f32x4_replace_lane(lo, 2, p[2]);
+}
+
+/* The ragged right edge of row-major B: rows aliased past mr, columns
+ * [0, nr) for nr < 8, loaded as partial vectors (the missing lanes are zeros
+ * whose results are never stored). */
+static void tile_4x8_edge(size_t mr, size_t nr, size_t k, const float *a, size_t a_rs,
+                          size_t a_cs, const float *b, size_t b_rs, const float *bias, float *c,
+                          size_t c_rs, const epilogue *e) {
+  const float *a0 = a;
+  const float *a1 = mr > 1 ? a0 + a_rs : a0;
+  const float *a2 = mr > 2 ? a1 + a_rs : a0;
+  const float *a3 = mr > 3 ? a2 + a_rs : a0;
+  const size_t n0 = nr < 4 ? nr : 4, n1 = nr - n0;
+  v128_t c00 = wasm_f32x4_const_splat(0.0f), c01 = c00, c10 = c00, c11 = c00;
+  v128_t c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+  size_t ao = 0, bo = 0;
+  for (size_t q = 0; q < k; q++, ao += a_cs, bo += b_rs) {
+    const v128_t vb0 = load_part(b + bo, n0);
+    const v128_t vb1 = n1 ? load_part(b + bo + 4, n1) : wasm_f32x4_const_splat(0.0f);
+    const v128_t va0 = wasm_v128_load32_splat(a0 + ao), va1 = wasm_v128_load32_splat(a1 + ao);
+    const v128_t va2 = wasm_v128_load32_splat(a2 + ao), va3 = wasm_v128_load32_splat(a3 + ao);
+    MADD(c00, va0, vb0), MADD(c01, va0, vb1);
+    MADD(c10, va1, vb0), MADD(c11, va1, vb1);
+    MADD(c20, va2, vb0), MADD(c21, va2, vb1);
+    MADD(c30, va3, vb0), MADD(c31, va3, vb1);
+  }
+  const v128_t r[4][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}};
+  for (size_t i = 0; i < mr; i++) store_row(c + i * c_rs, r[i], 2, nr, bias ? bias[i] : 0.0f, e);
+}
+
+/* One row, 16 contiguous columns of B. */
+static void tile_1x16(size_t k, const float *a, size_t a_cs, const float *b, size_t b_rs,
+                      float bias, float *c, const epilogue *e) {
+  v128_t c0 = wasm_f32x4_const_splat(0.0f), c1 = c0, c2 = c0, c3 = c0;
+  size_t ao = 0, bo = 0;
+  for (size_t q = 0; q < k; q++, ao += a_cs, bo += b_rs) {
+    const v128_t va = wasm_v128_load32_splat(a + ao);
+    MADD(c0, va, wasm_v128_load(b + bo));
+    MADD(c1, va, wasm_v128_load(b + bo + 4));
+    MADD(c2, va, wasm_v128_load(b + bo + 8));
+    MADD(c3, va, wasm_v128_load(b + bo + 12));
+  }
+  const v128_t r[4] = {c0, c1, c2, c3};
+  store_row(c, r, 4, 16, bias, e);
+}
+
+/* -------------------------------------------------------- any layout of B */
+
+/* Rows aliased past mr, columns [0, nr) of B (nr <= 8) gathered lane by lane. */
+static void tile_gather(size_t mr, size_t nr, size_t k, const float *a, size_t a_rs, size_t a_cs,
+                        const float *b, size_t b_rs, size_t b_cs, const float *bias, float *c,
+                        size_t c_rs, const epilogue *e) {
+  const float *a0 = a;
+  const float *a1 = mr > 1 ? a0 + a_rs : a0;
+  const float *a2 = mr > 2 ? a1 + a_rs : a0;
+  const float *a3 = mr > 3 ? a2 + a_rs : a0;
+  size_t o[8];
+  for (size_t j = 0; j < 8; j++) o[j] = (j < nr ? j : 0) * b_cs;
+  v128_t c00 = wasm_f32x4_const_splat(0.0f), c01 = c00, c10 = c00, c11 = c00;
+  v128_t c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+  size_t ao = 0, bo = 0;
+  for (size_t q = 0; q < k; q++, ao += a_cs, bo += b_rs) {
+    const float *bq = b + bo;
+    const v128_t vb0 = wasm_f32x4_make(bq[o[0]], bq[o[1]], bq[o[2]], bq[o[3]]);
+    const v128_t vb1 = wasm_f32x4_make(bq[o[4]], bq[o[5]], bq[o[6]], bq[o[7]]);
+    const v128_t va0 = wasm_v128_load32_splat(a0 + ao), va1 = wasm_v128_load32_splat(a1 + ao);
+    const v128_t va2 = wasm_v128_load32_splat(a2 + ao), va3 = wasm_v128_load32_splat(a3 + ao);
+    MADD(c00, va0, vb0), MADD(c01, va0, vb1);
+    MADD(c10, va1, vb0), MADD(c11, va1, vb1);
+    MADD(c20, va2, vb0), MADD(c21, va2, vb1);
+    MADD(c30, va3, vb0), MADD(c31, va3, vb1);
+  }
+  const v128_t r[4][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}};
+  for (size_t i = 0; i < mr; i++) store_row(c + i * c_rs, r[i], 2, nr, bias ? bias[i] : 0.0f, e);
+}
+
+/* ----------------------------------------------------------- transposed B */
+
+/* b_rs == 1: column j of B is contiguous (b + j * b_cs). Rows aliased past mr
+ * (mr <= 4; `rows` is 4 or 1, a constant after inlining), columns past nr
+ * (nr <= 4) alias column 0. Four k at a time: load 4 consecutive k of each
+ * column and transpose, so that kq holds step q of the 4 columns. */
+static inline __attribute__((always_inline)) void tile_t(size_t rows, size_t mr, size_t nr,
+                                                         size_t k, const float *a, size_t a_rs,
+                                                         size_t a_cs, const float *b, size_t b_cs,
+                                                         const float *bias, float *c, size_t c_rs,
+                                                         const epilogue *e) {
+  const float *ar[4];
+  for (size_t i = 0; i < 4; i++) ar[i] = i < mr ? a + i * a_rs : a;
+  const float *b0 = b, *b1 = nr > 1 ? b + b_cs : b;
+  const float *b2 = nr > 2 ? b + 2 * b_cs : b, *b3 = nr > 3 ? b + 3 * b_cs : b;
+  v128_t acc[4];
+  for (size_t i = 0; i < rows; i++) acc[i] = wasm_f32x4_const_splat(0.0f);
+  size_t q = 0;
+  for (; q + 4 <= k; q += 4) {
+    const v128_t x0 = wasm_v128_load(b0 + q), x1 = wasm_v128_load(b1 + q);
+    const v128_t x2 = wasm_v128_load(b2 + q), x3 = wasm_v128_load(b3 + q);
+    const v128_t t0 = wasm_i32x4_shuffle(x0, x1, 0, 4, 1, 5);
+    const v128_t t1 = wasm_i32x4_shuffle(x0, x1, 2, 6, 3, 7);
+    const v128_t t2 = wasm_i32x4_shuffle(x2, x3, 0, 4, 1, 5);
+    const v128_t t3 = wasm_i32x4_shuffle(x2, x3, 2, 6, 3, 7);
+    const v128_t k0 = wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5);
+    const v128_t k1 = wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7);
+    const v128_t k2 = wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5);
+    const v128_t k3 = wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7);
+    for (size_t i = 0; i < rows; i++) {
+      const float *ai = ar[i] + q * a_cs;
+      MADD(acc[i], wasm_v128_load32_splat(ai), k0);
+      MADD(acc[i], wasm_v128_load32_splat(ai + a_cs), k1);
+      MADD(acc[i], wasm_v128_load32_splat(ai + 2 * a_cs), k2);
+      MADD(acc[i], wasm_v128_load32_splat(ai + 3 * a_cs), k3);
+    }
+  }
+  for (; q < k; q++) {
+    const v128_t kq = wasm_f32x4_make(b0[q], b1[q], b2[q], b3[q]);
+    for (size_t i = 0; i < rows; i++) MADD(acc[i], wasm_v128_load32_splat(ar[i] + q * a_cs), kq);
+  }
+  for (size_t i = 0; i < mr; i++)
+    store_row(c + i * c_rs, &acc[i], 1, nr, bias ? bias[i] : 0.0f, e);
+}
+
+static void gemm_transposed_b(size_t m, size_t n, size_t k, const float *a, size_t a_rs,
+                              size_t a_cs, const float *b, size_t b_cs, const float *bias,
+                              float *c, size_t c_rs, const epilogue *e) {
+  for (size_t j0 = 0; j0 < n; j0 += NC) {
+    const size_t j1 = n - j0 < NC ? n : j0 + NC;
+    for (size_t i = 0; i < m; i += 4) {
+      const size_t mr = m - i < 4 ? m - i : 4;
+      const float *ai = a + i * a_rs, *bias_i = bias ? bias + i : NULL;
+      for (size_t j = j0; j < j1; j += 4) {
+        const size_t nr = j1 - j < 4 ? j1 - j : 4;
+        if (mr == 1)
+          tile_t(1, 1, nr, k, ai, a_rs, a_cs, b + j * b_cs, b_cs, bias_i, c + i * c_rs + j, c_rs,
+                 e);
+        else
+          tile_t(4, mr, nr, k, ai, a_rs, a_cs, b + j * b_cs, b_cs, bias_i, c + i * c_rs + j, c_rs,
+                 e);
+      }
+    }
+  }
+}
+
+/* --------------------------------------------------------------- driver */
+
+void wnn_f32_gemm_4x8__wasmsimd(size_t m, size_t n, size_t k, const float *a, size_t a_rs,
+                                size_t a_cs, const float *b, size_t b_rs, size_t b_cs,
+                                const float *bias, float *c, size_t c_rs,
+                                const wnn_f32_gemm_params *params) {
+  const epilogue e = {wasm_f32x4_splat(params->alpha), wasm_f32x4_splat(params->beta),
+                      wasm_f32x4_splat(params->min), wasm_f32x4_splat(params->max), params};
+  if (b_cs != 1 && b_rs == 1) {
+    gemm_transposed_b(m, n, k, a, a_rs, a_cs, b, b_cs, bias, c, c_rs, &e);
+    return;
+  }
+  for (size_t j0 = 0; j0 < n; j0 += NC) {
+    const size_t j1 = n - j0 < NC ? n : j0 + NC;
+    for (size_t i = 0; i < m; i += 4) {
+      const size_t mr = m - i < 4 ? m - i : 4;
+      const float *ai = a + i * a_rs, *bias_i = bias ? bias + i : NULL;
+      float *ci = c + i * c_rs;
+      size_t j = j0;
+      if (b_cs == 1) {
+        if (mr == 1)
+          for (; j + 16 <= j1; j += 16)
+            tile_1x16(k, ai, a_cs, b + j, b_rs, bias_i ? bias_i[0] : 0.0f, ci + j, &e);
+        for (; j + 8 <= j1; j += 8)
+          tile_4x8(mr, k, ai, a_rs, a_cs, b + j, b_rs, bias_i, ci + j, c_rs, &e);
+        if (j < j1) {
+          tile_4x8_edge(mr, j1 - j, k, ai, a_rs, a_cs, b + j, b_rs, bias_i, ci + j, c_rs, &e);
+          j = j1;
+        }
+      }
+      for (; j < j1; j += 8) {
+        const size_t nr = j1 - j < 8 ? j1 - j : 8;
+        tile_gather(mr, nr, k, ai, a_rs, a_cs, b + j * b_cs, b_rs, b_cs, bias_i, ci + j, c_rs, &e);
+      }
+    }
+  }
+}
