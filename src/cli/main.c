@@ -1,12 +1,18 @@
 /*
- * The wnn command-line tool: `wnn info`, `wnn run`, `wnn bench` (docs/cli.md).
+ * The wnn command-line tool: `wnn convert`, `wnn info`, `wnn run`, `wnn bench`
+ * (docs/cli.md).
  *
  * One source for the native binary (build/native/wnn) and the WASI command
  * (dist/wnn-wasi.wasm): it uses only the C library's stdio, stdlib, string and
  * time functions. Unlike the library, the CLI prints: results to stdout,
  * errors to stderr as "wnn: <what>: <why>".
  *
- * Exit status: 0 success, 1 a model, input or I/O error, 2 a usage error.
+ * `convert` needs the ONNX importer (src/importer/, protobuf-c), which only
+ * the native build links (WNN_CLI_WITH_IMPORTER); the WASI command answers it
+ * with an error.
+ *
+ * Exit status: 0 success, 1 a model, input or I/O error, 2 a usage error,
+ * 3 (convert) the model uses something wnn does not support.
  */
 #include <errno.h>
 #include <limits.h>
@@ -17,12 +23,18 @@
 
 #include "wnn.h"
 
+#ifdef WNN_CLI_WITH_IMPORTER
+#include <unistd.h>
+
+#include "importer/importer.h"
+#endif
+
 #include "bench.h"
 #include "fileio.h"
 #include "host_tensor.h"
 #include "npy.h"
 
-enum { EXIT_FAIL = 1, EXIT_USAGE = 2 };
+enum { EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_UNSUPPORTED = 3 };
 
 #define MAX_INPUT_SPECS 256
 
@@ -30,6 +42,8 @@ static const char usage_text[] =
     "usage: wnn <command> [arguments]\n"
     "\n"
     "commands:\n"
+    "  convert MODEL.onnx -o OUT.wnn [--shape NAME=1x3x224x224]...\n"
+    "      converts an ONNX model (native CLI only); --shape fixes an input's shape\n"
     "  info MODEL.wnn [--json]\n"
     "      inputs, outputs, params count, arena and weights bytes, metadata\n"
     "  run MODEL.wnn --input NAME=FILE ... [--output-dir DIR]\n"
@@ -42,7 +56,8 @@ static const char usage_text[] =
     "  help | --help       this text\n"
     "  --version           the library and artifact format versions\n"
     "\n"
-    "exit status: 0 ok, 1 model/input/run error, 2 usage error\n";
+    "exit status: 0 ok, 1 model/input/run error, 2 usage error,\n"
+    "             3 (convert) the model uses something wnn does not support\n";
 
 /* ------------------------------------------------------------- reporting */
 
@@ -521,6 +536,156 @@ static int cmd_bench(int argc, char **argv) {
   return rc;
 }
 
+/* --------------------------------------------------------------- convert */
+
+#define MAX_SHAPE_SPECS 64
+
+#ifdef WNN_CLI_WITH_IMPORTER
+/* "1x3x224x224" (also with commas). */
+static int parse_dims(const char *spec, const char *text, wnn_import_shape *out) {
+  out->ndim = 0;
+  const char *p = text;
+  while (*p) {
+    char *end;
+    errno = 0;
+    long long v = strtoll(p, &end, 10);
+    if (end == p || errno == ERANGE || v < 0 || v > (1LL << 40))
+      return usage_error("--shape %s: '%s' is not a list of dims like 1x3x224x224", spec, text);
+    if (out->ndim == WNN_MAX_DIMS)
+      return usage_error("--shape %s: more than %d dims", spec, WNN_MAX_DIMS);
+    out->dims[out->ndim++] = v;
+    p = end;
+    if (*p == 'x' || *p == 'X' || *p == ',') {
+      p++;
+      if (!*p) return usage_error("--shape %s: '%s' ends with a separator", spec, text);
+    } else if (*p) {
+      return usage_error("--shape %s: '%s' is not a list of dims like 1x3x224x224", spec, text);
+    }
+  }
+  return 0;
+}
+
+static void convert_warn(void *ctx, const char *msg) {
+  (void)ctx;
+  fprintf(stderr, "wnn: convert: warning: %s\n", msg);
+}
+
+/* Shown on a terminal only, for models with many nodes. */
+static void convert_progress(void *ctx, int done, int total) {
+  (void)ctx;
+  if (total < 200) return;
+  fprintf(stderr, "\rwnn: convert: %d/%d nodes", done, total);
+  if (done == total) fputc('\n', stderr);
+  fflush(stderr);
+}
+#endif
+
+static int cmd_convert(int argc, char **argv) {
+  const char *model = NULL, *out = NULL;
+  const char *shape_specs[MAX_SHAPE_SPECS];
+  int num_shapes = 0;
+  for (int i = 2; i < argc; i++) {
+    const char *arg = argv[i];
+    const char *value = NULL;
+    if (!strcmp(arg, "-o") || !strcmp(arg, "--output") || !strcmp(arg, "--shape")) {
+      if (i + 1 >= argc) return usage_error("convert: %s needs a value", arg);
+      value = argv[++i];
+    } else if (!strncmp(arg, "--output=", 9) || !strncmp(arg, "--shape=", 8)) {
+      value = strchr(arg, '=') + 1;
+    } else if (arg[0] == '-' && arg[1]) {
+      return usage_error("convert: unknown option '%s'", arg);
+    } else {
+      if (model) return usage_error("convert: unexpected argument '%s'", arg);
+      model = arg;
+      continue;
+    }
+    if (!strncmp(arg, "--shape", 7)) {
+      if (num_shapes == MAX_SHAPE_SPECS)
+        return usage_error("convert: more than %d --shape options", MAX_SHAPE_SPECS);
+      shape_specs[num_shapes++] = value;
+    } else {
+      if (!*value) return usage_error("convert: the output path is empty");
+      out = value;
+    }
+  }
+  if (!model) return usage_error("convert: no model file given");
+  if (!out) return usage_error("convert: no output file given (-o OUT.wnn)");
+#ifndef WNN_CLI_WITH_IMPORTER
+  (void)shape_specs;
+  fputs("wnn: convert: ONNX conversion is available in the native CLI only (build/native/wnn):\n"
+        "  the importer links protobuf-c, which is not built for WebAssembly here.\n"
+        "  Convert natively, then run the .wnn artifact with this command.\n",
+        stderr);
+  return EXIT_USAGE;
+#else
+  wnn_import_shape shapes[MAX_SHAPE_SPECS];
+  for (int s = 0; s < num_shapes; s++) {
+    const char *spec = shape_specs[s];
+    const char *eq = strrchr(spec, '=');
+    if (!eq || eq == spec || !eq[1])
+      return usage_error("--shape expects NAME=DIMS (like data=1x3x224x224), got '%s'", spec);
+    int rc = parse_dims(spec, eq + 1, &shapes[s]);
+    if (rc) return rc;
+    size_t len = (size_t)(eq - spec);
+    char *name = (char *)malloc(len + 1);
+    if (!name) return fail("out of memory");
+    memcpy(name, spec, len);
+    name[len] = '\0';
+    shapes[s].name = name;
+    for (int t = 0; t < s; t++)
+      if (!strcmp(shapes[t].name, name)) {
+        for (int k = 0; k <= s; k++) free((char *)shapes[k].name);
+        return usage_error("--shape: input '%.*s' is given more than once", (int)len, spec);
+      }
+  }
+  void *data = NULL;
+  size_t size = 0;
+  char err[512];
+  int rc = 0;
+  if (wnn_file_read(model, &data, &size, err, sizeof err) != WNN_OK) rc = fail("convert: %s: %s", model, err);
+  /* The model's folder, for external data. */
+  char dir[4096];
+  const char *slash = strrchr(model, '/');
+  if (!slash) snprintf(dir, sizeof dir, ".");
+  else if (slash == model) snprintf(dir, sizeof dir, "/");
+  else snprintf(dir, sizeof dir, "%.*s", (int)(slash - model), model);
+  const char *base = strrchr(model, '/') ? strrchr(model, '/') + 1 : model;
+  char name[256];
+  snprintf(name, sizeof name, "%s", base);
+  char *dot = strrchr(name, '.');
+  if (dot && dot != name) *dot = '\0';
+  /* model.onnx says little: use its folder's name. */
+  if (!strcmp(name, "model") && slash && slash != model) {
+    const char *start = slash;
+    while (start > model && start[-1] != '/') start--;
+    if (start < slash) snprintf(name, sizeof name, "%.*s", (int)(slash - start), start);
+  }
+  wnn_import_options opt;
+  memset(&opt, 0, sizeof opt);
+  opt.shapes = shapes;
+  opt.num_shapes = num_shapes;
+  opt.base_dir = dir;
+  opt.warn = convert_warn;
+  if (isatty(2)) opt.progress = convert_progress;
+  opt.model_name = name;
+  wnn_import_result res;
+  if (!rc) {
+    wnn_status st = wnn_import_onnx(data, size, &opt, &res);
+    if (st != WNN_OK) {
+      fprintf(stderr, "wnn: convert: %s\n", res.msg);
+      rc = res.unsupported ? EXIT_UNSUPPORTED : EXIT_FAIL;
+    } else {
+      if (wnn_file_write(out, res.artifact, res.size, err, sizeof err) != WNN_OK)
+        rc = fail("convert: %s: %s", out, err);
+      free(res.artifact);
+    }
+  }
+  free(data);
+  for (int s = 0; s < num_shapes; s++) free((char *)shapes[s].name);
+  return rc;
+#endif
+}
+
 /* ------------------------------------------------------------------ main */
 
 int main(int argc, char **argv) {
@@ -536,6 +701,8 @@ int main(int argc, char **argv) {
   } else if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
     printf("wnn %s (artifact format %d.%d)\n", wnn_version(), WNN_FORMAT_MAJOR, WNN_FORMAT_MINOR);
     rc = 0;
+  } else if (strcmp(cmd, "convert") == 0) {
+    rc = cmd_convert(argc, argv);
   } else if (strcmp(cmd, "info") == 0) {
     rc = cmd_info(argc, argv);
   } else if (strcmp(cmd, "run") == 0) {

@@ -6,10 +6,12 @@
  *                already are the GEMM's B (C/group x H*W), no scratch;
  *   im2col       otherwise: one group's im2col matrix in scratch, then GEMM.
  * Per image and group: Y_g (M/group x OH*OW) = W_g (M/group x K) * B (K x OH*OW)
- * + bias, K = C/group * kernel size.
+ * + bias, K = C/group * kernel size. An optional fused activation
+ * (ops/fused_activation.h) then runs over the output.
  */
 #include <math.h>
 
+#include "ops/fused_activation.h"
 #include "ops/op_internal.h"
 
 WNN_PARAMS_FIT(wnn_conv_params);
@@ -94,9 +96,11 @@ static int choose_method(const wnn_conv_params *p) {
 }
 
 wnn_status wnn_conv_prepare(wnn_prepare_ctx *ctx) {
-  wnn_conv_params *p = ctx->params;
+  wnn_conv_act_params *pa = ctx->params;
+  wnn_conv_params *p = &pa->base;
   wnn_status st;
   if ((st = check_inputs(ctx))) return st;
+  if ((st = wnn_fused_activation_prepare(ctx, OP, &pa->act))) return st;
   const wnn_tdesc *x = &ctx->inputs[0], *w = &ctx->inputs[1];
   int64_t group;
   if ((st = wnn_attr_int(ctx, "group", 1, &group))) return st;
@@ -134,7 +138,8 @@ wnn_status wnn_conv_prepare(wnn_prepare_ctx *ctx) {
 }
 
 wnn_status wnn_conv_run(const wnn_run_ctx *ctx) {
-  const wnn_conv_params *p = ctx->params;
+  const wnn_conv_act_params *pa = ctx->params;
+  const wnn_conv_params *p = &pa->base;
   const wnn_window2d *win = &p->win;
   const float *x = ctx->inputs[0].data, *w = ctx->inputs[1].data;
   const float *bias = ctx->num_inputs > 2 ? ctx->inputs[2].data : NULL;
@@ -144,6 +149,7 @@ wnn_status wnn_conv_run(const wnn_run_ctx *ctx) {
   if (p->method == WNN_CONV_DEPTHWISE) {
     for (size_t n = 0; n < p->batch; n++)
       p->dwconv(p->in_c, x + n * p->in_c * in_plane, w, bias, y + n * p->out_c * out_plane, win);
+    wnn_fused_activation_apply(&pa->act, y, p->batch * p->out_c * out_plane);
     return WNN_OK;
   }
   const size_t cg = p->in_c / p->group, mg = p->out_c / p->group;
@@ -162,5 +168,6 @@ wnn_status wnn_conv_run(const wnn_run_ctx *ctx) {
               yg, out_plane, &gp);
     }
   }
+  wnn_fused_activation_apply(&pa->act, y, p->batch * p->out_c * out_plane);
   return WNN_OK;
 }

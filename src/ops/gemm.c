@@ -4,6 +4,7 @@
  */
 #include <math.h>
 
+#include "ops/fused_activation.h"
 #include "ops/op_internal.h"
 
 WNN_PARAMS_FIT(wnn_gemm_params);
@@ -31,7 +32,8 @@ static wnn_status gemm_prepare_c(wnn_prepare_ctx *ctx, wnn_gemm_params *p) {
 
 wnn_status wnn_gemm_prepare(wnn_prepare_ctx *ctx) {
   static const char OP[] = "Gemm";
-  wnn_gemm_params *p = ctx->params;
+  wnn_gemm_act_params *pa = ctx->params;
+  wnn_gemm_params *p = &pa->base;
   const wnn_tdesc *a = &ctx->inputs[0], *b = &ctx->inputs[1];
   wnn_status st;
   if ((st = wnn_expect_dtype(ctx, OP, 0, "A", WNN_DTYPE_F32))) return st;
@@ -42,6 +44,7 @@ wnn_status wnn_gemm_prepare(wnn_prepare_ctx *ctx) {
   if ((st = wnn_attr_bool(ctx, OP, "transB", &p->trans_b))) return st;
   if ((st = wnn_attr_float(ctx, "alpha", 1.0f, &p->alpha))) return st;
   if ((st = wnn_attr_float(ctx, "beta", 1.0f, &p->beta))) return st;
+  if ((st = wnn_fused_activation_prepare(ctx, OP, &pa->act))) return st;
   const int64_t m = a->dims[p->trans_a ? 1 : 0], ka = a->dims[p->trans_a ? 0 : 1];
   const int64_t kb = b->dims[p->trans_b ? 1 : 0], n = b->dims[p->trans_b ? 0 : 1];
   if (ka != kb)
@@ -59,7 +62,8 @@ wnn_status wnn_gemm_prepare(wnn_prepare_ctx *ctx) {
 }
 
 wnn_status wnn_gemm_run(const wnn_run_ctx *ctx) {
-  const wnn_gemm_params *p = ctx->params;
+  const wnn_gemm_act_params *pa = ctx->params;
+  const wnn_gemm_params *p = &pa->base;
   const float *a = ctx->inputs[0].data, *b = ctx->inputs[1].data;
   const float *c = p->has_c && ctx->num_inputs > 2 ? ctx->inputs[2].data : NULL;
   float *y = ctx->outputs[0].data;
@@ -75,6 +79,7 @@ wnn_status wnn_gemm_run(const wnn_run_ctx *ctx) {
   const size_t a_rs = p->trans_a ? 1 : p->k, a_cs = p->trans_a ? p->m : 1;
   const size_t b_rs = p->trans_b ? 1 : p->n, b_cs = p->trans_b ? p->k : 1;
   p->gemm(p->m, p->n, p->k, a, a_rs, a_cs, b, b_rs, b_cs, NULL, y, p->n, &gp);
+  wnn_fused_activation_apply(&pa->act, y, p->m * p->n);
   return WNN_OK;
 }
 

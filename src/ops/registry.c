@@ -24,9 +24,13 @@
 
 /* Accepted attribute names. */
 static const char *const no_attrs[] = {NULL};
+/* Conv and Gemm: "activation" and "activation_params" are wnn's fused
+ * activation (ops/fused_activation.h), set by the ONNX importer. */
 static const char *const conv_attrs[] = {"auto_pad", "dilations", "group", "kernel_shape",
-                                         "pads",     "strides",   NULL};
-static const char *const gemm_attrs[] = {"alpha", "beta", "transA", "transB", NULL};
+                                         "pads",     "strides",   "activation",
+                                         "activation_params",     NULL};
+static const char *const gemm_attrs[] = {"alpha", "beta", "transA", "transB",
+                                         "activation", "activation_params", NULL};
 static const char *const clip_attrs[] = {"min", "max", NULL};
 static const char *const maxpool_attrs[] = {"auto_pad", "ceil_mode",     "dilations", "kernel_shape",
                                             "pads",     "storage_order", "strides",   NULL};
@@ -59,8 +63,7 @@ static const char *const transpose_attrs[] = {"perm", NULL};
 #define SPEC_relu 0, 1, 1, 1, 1
 #define SPEC_clip 0, 1, 3, 1, 1
 #define SPEC_sigmoid 0, 1, 1, 1, 1
-/* MaxPool's second output (Indices) is counted here so that prepare can say
- * plainly that it is unsupported. */
+/* MaxPool's second output is its optional Indices. */
 #define SPEC_maxpool 0, 1, 1, 1, 2
 #define SPEC_averagepool 0, 1, 1, 1, 1
 #define SPEC_globalaveragepool 0, 1, 1, 1, 1

@@ -1,11 +1,13 @@
 /* Reference Conv: the ONNX definition as one loop nest, every output element
  * a fresh dot product over (input channel of its group, ky, kx). */
 #ifdef WNN_WITH_REFERENCE
+#include "ops/fused_activation.h"
 #include "ops/op_internal.h"
 #include "ref/ref.h"
 
 wnn_status wnn_ref_conv(const wnn_run_ctx *ctx) {
-  const wnn_conv_params *p = ctx->params;
+  const wnn_conv_act_params *pa = ctx->params;
+  const wnn_conv_params *p = &pa->base;
   const wnn_tensor *xt = &ctx->inputs[0], *wt = &ctx->inputs[1], *yt = &ctx->outputs[0];
   const float *x = xt->data, *w = wt->data;
   const float *bias = ctx->num_inputs > 2 ? ctx->inputs[2].data : NULL;
@@ -37,7 +39,7 @@ wnn_status wnn_ref_conv(const wnn_run_ctx *ctx) {
                 acc += xv * wv;
               }
           if (bias) acc += bias[m];
-          y[((n * m_out + m) * oh + oy) * ow + ox] = acc;
+          y[((n * m_out + m) * oh + oy) * ow + ox] = wnn_fused_activation_ref(&pa->act, acc);
         }
     }
   return WNN_OK;

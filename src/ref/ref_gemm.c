@@ -1,10 +1,12 @@
 /* Reference Gemm and MatMul: one dot product per output element. */
 #ifdef WNN_WITH_REFERENCE
+#include "ops/fused_activation.h"
 #include "ops/op_internal.h"
 #include "ref/ref.h"
 
 wnn_status wnn_ref_gemm(const wnn_run_ctx *ctx) {
-  const wnn_gemm_params *p = ctx->params;
+  const wnn_gemm_act_params *pa = ctx->params;
+  const wnn_gemm_params *p = &pa->base;
   const wnn_tensor *at = &ctx->inputs[0], *bt = &ctx->inputs[1];
   const wnn_tensor *ct = ctx->num_inputs > 2 && ctx->inputs[2].data ? &ctx->inputs[2] : NULL;
   const float *a = at->data, *b = bt->data;
@@ -27,7 +29,7 @@ wnn_status wnn_ref_gemm(const wnn_run_ctx *ctx) {
         const float *c = ct->data;
         v += p->beta * c[(cm == 1 ? 0 : i) * cn + (cn == 1 ? 0 : j)];
       }
-      y[i * n + j] = v;
+      y[i * n + j] = wnn_fused_activation_ref(&pa->act, v);
     }
   return WNN_OK;
 }

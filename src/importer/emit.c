@@ -1,0 +1,104 @@
+/* The live graph through the builder (passes.h): graph inputs in file order,
+ * constants read by live nodes as params (under their ONNX names), nodes in
+ * order, graph outputs under their ONNX names. The builder prepares every
+ * node again, plans memory and loads the artifact it wrote as a self-check. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "importer/passes.h"
+#include "wnn_builder.h"
+
+static wnn_status param(wnn_ir_graph *g, wnn_builder *b, int v, int *map) {
+  if (map[v] >= 0) return WNN_OK;
+  const wnn_ir_value *x = &g->values[v];
+  wnn_status st = wnn_builder_add_param(b, x->name, x->dtype, x->ndim, x->dims, x->data, &map[v]);
+  if (st) return wnn_ir_fail(g, st, false, "param '%s': %s", x->name, wnn_last_error());
+  return WNN_OK;
+}
+
+wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, void **artifact, size_t *size,
+                    int *num_nodes) {
+  wnn_builder *b = NULL;
+  wnn_status st = wnn_builder_create(NULL, &b);
+  if (st) return wnn_ir_fail(g, st, false, "%s", wnn_last_error());
+  int *map = malloc(((size_t)g->num_values + 1) * sizeof *map);
+  if (!map) {
+    wnn_builder_free(b);
+    return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+  }
+  for (int i = 0; i < g->num_values; i++) map[i] = -1;
+  int nodes = 0;
+  if (model_name) st = wnn_builder_set_metadata(b, "name", model_name);
+  if (!st) st = wnn_builder_set_metadata(b, "producer", "wnn convert");
+  for (int i = 0; !st && i < g->num_inputs; i++) {
+    const wnn_ir_value *v = &g->values[g->inputs[i]];
+    st = wnn_builder_add_input(b, v->name, v->dtype, v->ndim, v->dims, &map[g->inputs[i]]);
+    if (st) wnn_ir_fail(g, st, false, "graph input '%s': %s", v->name, wnn_last_error());
+  }
+  for (int i = 0; !st && i < g->num_nodes; i++) {
+    wnn_ir_node *n = &g->nodes[i];
+    if (n->dead) continue;
+    int ins[WNN_MAX_IO], outs[WNN_MAX_IO];
+    for (int k = 0; !st && k < n->num_inputs; k++) {
+      int v = n->inputs[k];
+      ins[k] = -1;
+      if (v < 0) continue;
+      if (map[v] < 0) {
+        if (!g->values[v].data) {
+          st = wnn_ir_node_fail(g, n, WNN_ERR_MALFORMED, false, "input %d '%s' has no producer", k,
+                                g->values[v].name);
+          break;
+        }
+        if ((st = param(g, b, v, map))) break;
+      }
+      ins[k] = map[v];
+    }
+    if (st) break;
+    char *attrs = cJSON_GetArraySize(n->attrs) ? cJSON_PrintUnformatted(n->attrs) : NULL;
+    st = wnn_builder_add_node(b, n->op_type, n->name[0] ? n->name : NULL, ins, n->num_inputs,
+                              attrs, n->num_outputs, outs);
+    cJSON_free(attrs);
+    if (st) {
+      wnn_ir_node_fail(g, n, st, wnn_status_is_unsupported(st), "%s", wnn_last_error());
+      break;
+    }
+    for (int k = 0; k < n->num_outputs; k++)
+      if (n->outputs[k] >= 0) map[n->outputs[k]] = outs[k];
+    nodes++;
+  }
+  for (int k = 0; !st && k < g->num_outputs; k++) {
+    int v = g->outputs[k];
+    const wnn_ir_value *x = &g->values[v];
+    if (map[v] < 0 && x->data) st = param(g, b, v, map);
+    if (st) break;
+    if (map[v] < 0) {
+      st = wnn_ir_fail(g, WNN_ERR_MALFORMED, false, "graph output '%s' is never computed", x->name);
+      break;
+    }
+    st = wnn_builder_add_output(b, map[v], x->name);
+    if (st)
+      wnn_ir_fail(g, st, wnn_status_is_unsupported(st), "graph output '%s': %s", x->name,
+                  wnn_last_error());
+  }
+  void *data = NULL;
+  size_t n = 0;
+  if (!st) {
+    st = wnn_builder_finish(b, &data, &n);
+    if (st) wnn_ir_fail(g, st, wnn_status_is_unsupported(st), "%s", wnn_last_error());
+  }
+  if (!st) {
+    *artifact = malloc(n ? n : 1);
+    if (!*artifact) st = wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+    else {
+      memcpy(*artifact, data, n);
+      *size = n;
+      *num_nodes = nodes;
+    }
+  }
+  if (data) wnn_builder_free_artifact(b, data, n);
+  wnn_builder_free(b);
+  free(map);
+  return st;
+}

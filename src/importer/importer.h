@@ -1,0 +1,51 @@
+/*
+ * The ONNX importer: ONNX ModelProto bytes in, a .wnn artifact out
+ * (docs/importer.md). Native only: it links protobuf-c, which is not built for
+ * wasm here. The runtime never links it.
+ */
+#ifndef WNN_IMPORTER_H
+#define WNN_IMPORTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wnn.h"
+
+/* --shape NAME=1x3x224x224: the whole shape of a graph input. */
+typedef struct wnn_import_shape {
+  const char *name;
+  int ndim;
+  int64_t dims[WNN_MAX_DIMS];
+} wnn_import_shape;
+
+typedef struct wnn_import_options {
+  const wnn_import_shape *shapes; /* fixed input shapes, may be NULL */
+  int num_shapes;
+  const char *base_dir;           /* folder of the model file, for external data; NULL: "." */
+  /* Called with each warning (a symbolic dim set to 1, ...); may be NULL. */
+  void (*warn)(void *ctx, const char *msg);
+  void *warn_ctx;
+  /* Called now and then while nodes are processed; may be NULL. */
+  void (*progress)(void *ctx, int done, int total);
+  void *progress_ctx;
+  const char *model_name;         /* metadata "name"; may be NULL */
+} wnn_import_options;
+
+typedef struct wnn_import_result {
+  void *artifact;                 /* malloc'd; the caller frees it */
+  size_t size;
+  /* On failure: a message (no "wnn:" prefix) and whether the cause is
+   * something wnn does not support (an op, attribute value, dtype or
+   * feature) rather than a bad file or model. */
+  char msg[1024];
+  bool unsupported;
+  int num_nodes;                  /* nodes in the artifact */
+} wnn_import_result;
+
+/* Converts the ONNX model in data[size]. On success result->artifact holds
+ * the .wnn bytes. Never prints. */
+wnn_status wnn_import_onnx(const void *data, size_t size, const wnn_import_options *opt,
+                           wnn_import_result *result);
+
+#endif /* WNN_IMPORTER_H */

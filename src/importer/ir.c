@@ -1,0 +1,263 @@
+/* The importer's graph (ir.h): values, nodes, a name index and messages. */
+#include "importer/ir.h"
+
+#include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void wnn_ir_init(wnn_ir_graph *g) {
+  memset(g, 0, sizeof *g);
+  g->opset = 21;
+}
+
+void wnn_ir_free(wnn_ir_graph *g) {
+  if (!g) return;
+  for (int i = 0; i < g->num_values; i++) {
+    free(g->values[i].name);
+    wnn_ir_free_data(g->values[i].data);
+  }
+  for (int i = 0; i < g->num_nodes; i++) {
+    free(g->nodes[i].op_type);
+    free(g->nodes[i].domain);
+    free(g->nodes[i].name);
+    cJSON_Delete(g->nodes[i].attrs);
+  }
+  free(g->values);
+  free(g->nodes);
+  free(g->inputs);
+  free(g->outputs);
+  free(g->hash);
+  free(g->subgraphs);
+  if (g->proto && g->free_proto) g->free_proto(g->proto);
+  g->proto = NULL;
+  g->subgraphs = NULL;
+  g->num_subgraphs = 0;
+  g->values = NULL;
+  g->nodes = NULL;
+  g->inputs = g->outputs = g->hash = NULL;
+  g->num_values = g->num_nodes = g->num_inputs = g->num_outputs = 0;
+}
+
+wnn_status wnn_ir_fail(wnn_ir_graph *g, wnn_status status, bool unsupported, const char *fmt,
+                       ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(g->msg, sizeof g->msg, fmt, ap);
+  va_end(ap);
+  g->unsupported = unsupported;
+  return status;
+}
+
+wnn_status wnn_ir_node_fail(wnn_ir_graph *g, const wnn_ir_node *n, wnn_status status,
+                            bool unsupported, const char *fmt, ...) {
+  char why[768];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, sizeof why, fmt, ap);
+  va_end(ap);
+  snprintf(g->msg, sizeof g->msg, "node %d '%s' (%s, domain '%s'): %s", n->index, n->name,
+           n->op_type, n->domain[0] ? n->domain : "ai.onnx", why);
+  g->unsupported = unsupported;
+  return status;
+}
+
+void wnn_ir_warnf(wnn_ir_graph *g, const char *fmt, ...) {
+  if (!g->warn) return;
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  g->warn(g->warn_ctx, msg);
+}
+
+/* FNV-1a. */
+static uint32_t hash_name(const char *s) {
+  uint32_t h = 2166136261u;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+
+int wnn_ir_find(const wnn_ir_graph *g, const char *name) {
+  if (!name || !*name || !g->hash_cap) return -1;
+  uint32_t mask = (uint32_t)g->hash_cap - 1;
+  for (uint32_t i = hash_name(name) & mask;; i = (i + 1) & mask) {
+    int id = g->hash[i];
+    if (id < 0) return -1;
+    if (strcmp(g->values[id].name, name) == 0) return id;
+  }
+}
+
+static void hash_put(wnn_ir_graph *g, int id) {
+  uint32_t mask = (uint32_t)g->hash_cap - 1;
+  uint32_t i = hash_name(g->values[id].name) & mask;
+  while (g->hash[i] >= 0) i = (i + 1) & mask;
+  g->hash[i] = id;
+}
+
+static bool hash_grow(wnn_ir_graph *g, int need) {
+  if (need * 2 <= g->hash_cap) return true;
+  int cap = g->hash_cap ? g->hash_cap : 256;
+  while (cap < need * 2) cap *= 2;
+  int *h = malloc((size_t)cap * sizeof *h);
+  if (!h) return false;
+  for (int i = 0; i < cap; i++) h[i] = -1;
+  free(g->hash);
+  g->hash = h;
+  g->hash_cap = cap;
+  for (int i = 0; i < g->num_values; i++) hash_put(g, i);
+  return true;
+}
+
+static bool grow(void **array, int *cap, int need, size_t elem) {
+  if (need <= *cap) return true;
+  int cap2 = *cap ? *cap * 2 : 64;
+  while (cap2 < need) cap2 *= 2;
+  void *p = realloc(*array, (size_t)cap2 * elem);
+  if (!p) return false;
+  *array = p;
+  *cap = cap2;
+  return true;
+}
+
+static char *dup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d) memcpy(d, s, n);
+  return d;
+}
+
+wnn_status wnn_ir_add_value(wnn_ir_graph *g, const char *name, int *id) {
+  char fresh[48];
+  if (!name) {
+    /* A name no ONNX file uses in practice; retried on the rare clash. */
+    for (int k = g->num_values;; k++) {
+      snprintf(fresh, sizeof fresh, "wnn::%d", k);
+      if (wnn_ir_find(g, fresh) < 0) break;
+    }
+    name = fresh;
+  }
+  if (!*name) return wnn_ir_fail(g, WNN_ERR_MALFORMED, false, "a value has an empty name");
+  if (wnn_ir_find(g, name) >= 0)
+    return wnn_ir_fail(g, WNN_ERR_MALFORMED, false, "two values are named '%s'", name);
+  if (!grow((void **)&g->values, &g->cap_values, g->num_values + 1, sizeof *g->values) ||
+      !hash_grow(g, g->num_values + 1))
+    return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory adding value '%s'", name);
+  wnn_ir_value *v = &g->values[g->num_values];
+  memset(v, 0, sizeof *v);
+  v->producer = -1;
+  if (!(v->name = dup(name)))
+    return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory adding value '%s'", name);
+  *id = g->num_values++;
+  hash_put(g, *id);
+  return WNN_OK;
+}
+
+wnn_status wnn_ir_add_node(wnn_ir_graph *g, int before, const char *op_type, const char *domain,
+                           const char *name, int index, const int *inputs, int num_inputs,
+                           const int *outputs, int num_outputs, cJSON *attrs, int *node_id) {
+  if (num_inputs > WNN_MAX_IO || num_outputs > WNN_MAX_IO || num_outputs < 0 || num_inputs < 0) {
+    cJSON_Delete(attrs);
+    return wnn_ir_fail(g, WNN_ERR_UNSUPPORTED, true,
+                       "node %d '%s' (%s): %d inputs and %d outputs (at most %d each)", index,
+                       name ? name : "", op_type, num_inputs, num_outputs, WNN_MAX_IO);
+  }
+  if (!attrs) attrs = cJSON_CreateObject();
+  wnn_ir_node n;
+  memset(&n, 0, sizeof n);
+  n.op_type = dup(op_type);
+  n.domain = dup(domain ? domain : "");
+  n.name = dup(name ? name : "");
+  n.attrs = attrs;
+  n.index = index;
+  n.num_inputs = num_inputs;
+  n.num_outputs = num_outputs;
+  if (num_inputs) memcpy(n.inputs, inputs, (size_t)num_inputs * sizeof *inputs);
+  if (num_outputs) memcpy(n.outputs, outputs, (size_t)num_outputs * sizeof *outputs);
+  if (!n.op_type || !n.domain || !n.name || !attrs ||
+      !grow((void **)&g->nodes, &g->cap_nodes, g->num_nodes + 1, sizeof *g->nodes)) {
+    free(n.op_type);
+    free(n.domain);
+    free(n.name);
+    cJSON_Delete(attrs);
+    return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory adding node %d", index);
+  }
+  int at = before >= 0 && before < g->num_nodes ? before : g->num_nodes;
+  memmove(&g->nodes[at + 1], &g->nodes[at], (size_t)(g->num_nodes - at) * sizeof *g->nodes);
+  g->nodes[at] = n;
+  g->num_nodes++;
+  for (int k = 0; k < num_outputs; k++)
+    if (outputs[k] >= 0) g->values[outputs[k]].producer = at;
+  if (at < g->num_nodes - 1)
+    for (int i = at + 1; i < g->num_nodes; i++)
+      for (int k = 0; k < g->nodes[i].num_outputs; k++)
+        if (g->nodes[i].outputs[k] >= 0) g->values[g->nodes[i].outputs[k]].producer = i;
+  if (node_id) *node_id = at;
+  return WNN_OK;
+}
+
+void *wnn_ir_alloc_data(size_t size) {
+  size_t rounded = (size + 63) & ~(size_t)63;
+  if (rounded < size) return NULL;
+  return aligned_alloc(64, rounded ? rounded : 64);
+}
+
+void wnn_ir_free_data(void *p) { free(p); }
+
+int64_t wnn_ir_numel(const wnn_ir_value *v) { return wnn_shape_numel(v->ndim, v->dims); }
+
+wnn_status wnn_ir_set_const(wnn_ir_graph *g, int id, wnn_dtype dtype, int ndim,
+                            const int64_t *dims, const void *data) {
+  wnn_ir_value *v = &g->values[id];
+  if (ndim < 0 || ndim > WNN_MAX_DIMS)
+    return wnn_ir_fail(g, WNN_ERR_UNSUPPORTED, true, "'%s' has %d dims (at most %d)", v->name,
+                       ndim, WNN_MAX_DIMS);
+  uint64_t numel = 1;
+  for (int d = 0; d < ndim; d++) {
+    if (dims[d] < 0 || dims[d] > (INT64_C(1) << 40))
+      return wnn_ir_fail(g, WNN_ERR_SHAPE, false, "'%s': dim %d is %lld", v->name, d,
+                         (long long)dims[d]);
+    numel *= (uint64_t)dims[d];
+    if (numel > (UINT64_C(1) << 40))
+      return wnn_ir_fail(g, WNN_ERR_SHAPE, false, "'%s' is too large", v->name);
+  }
+  size_t nbytes = (size_t)numel * wnn_dtype_size(dtype);
+  void *p = wnn_ir_alloc_data(nbytes);
+  if (!p)
+    return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory for '%s' (%zu bytes)",
+                       v->name, nbytes);
+  if (data) memcpy(p, data, nbytes);
+  else memset(p, 0, nbytes);
+  wnn_ir_free_data(v->data);
+  v->data = p;
+  v->nbytes = nbytes;
+  v->known = true;
+  v->dtype = dtype;
+  v->ndim = ndim;
+  if (ndim) memcpy(v->dims, dims, (size_t)ndim * sizeof *dims);
+  return WNN_OK;
+}
+
+wnn_status wnn_ir_add_const(wnn_ir_graph *g, const char *name, wnn_dtype dtype, int ndim,
+                            const int64_t *dims, const void *data, int *id) {
+  wnn_status st = wnn_ir_add_value(g, name, id);
+  return st ? st : wnn_ir_set_const(g, *id, dtype, ndim, dims, data);
+}
+
+void wnn_ir_count_readers(wnn_ir_graph *g) {
+  for (int i = 0; i < g->num_values; i++) {
+    g->values[i].readers = 0;
+    g->values[i].producer = -1;
+  }
+  for (int i = 0; i < g->num_nodes; i++) {
+    const wnn_ir_node *n = &g->nodes[i];
+    if (n->dead) continue;
+    for (int k = 0; k < n->num_inputs; k++)
+      if (n->inputs[k] >= 0) g->values[n->inputs[k]].readers++;
+    for (int k = 0; k < n->num_outputs; k++)
+      if (n->outputs[k] >= 0) g->values[n->outputs[k]].producer = i;
+  }
+  for (int k = 0; k < g->num_outputs; k++) g->values[g->outputs[k]].readers++;
+}

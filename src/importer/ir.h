@@ -1,0 +1,133 @@
+/*
+ * The importer's intermediate representation: a graph of values and nodes
+ * between the ONNX file and the builder. The passes (pass_*.c) work on it.
+ *
+ *   value  a name, a dtype and shape once known (inference fills them in), and
+ *          optional constant data (initializers, Constant nodes, folded nodes),
+ *          held in 64-byte aligned memory the graph owns.
+ *   node   an ONNX op type and domain, inputs and outputs as value ids (-1 for
+ *          an omitted optional input), attributes as the JSON object the
+ *          runtime reads (docs/format.md), and the node's position in the
+ *          ONNX file for messages.
+ *
+ * Nodes stay in the ONNX file's order, which is topological; a pass removes a
+ * node by marking it dead. Every failing function writes a message into the
+ * graph's msg (naming the node when there is one) and returns a status;
+ * g->unsupported says whether the failure is "the model uses something wnn
+ * does not support" rather than "the model is broken".
+ */
+#ifndef WNN_IMPORTER_IR_H
+#define WNN_IMPORTER_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ops/op.h"
+#include "wnn.h"
+
+struct cJSON;
+
+typedef struct wnn_ir_value {
+  char *name;
+  bool known;                 /* dtype, ndim and dims are set */
+  wnn_dtype dtype;
+  int ndim;
+  int64_t dims[WNN_MAX_DIMS];
+  void *data;                 /* constant bytes (wnn_ir_alloc_data), or NULL */
+  size_t nbytes;
+  int producer;               /* live node writing it, or -1 */
+  bool is_input;              /* a graph input (not an initializer) */
+  int readers;                /* node input slots and graph outputs reading it */
+} wnn_ir_value;
+
+typedef struct wnn_ir_node {
+  char *op_type;
+  char *domain;               /* "" for the default domain */
+  char *name;                 /* "" when the file has none */
+  int index;                  /* position in the ONNX graph, for messages */
+  int num_inputs, num_outputs;
+  int inputs[WNN_MAX_IO], outputs[WNN_MAX_IO];
+  struct cJSON *attrs;        /* a JSON object, never NULL */
+  bool dead;
+  bool rewritten;             /* legacy.c has translated it already */
+} wnn_ir_node;
+
+typedef void wnn_ir_warn_fn(void *ctx, const char *msg);
+
+typedef struct wnn_ir_graph {
+  wnn_ir_value *values;
+  int num_values, cap_values;
+  wnn_ir_node *nodes;
+  int num_nodes, cap_nodes;
+  int *inputs, num_inputs;    /* graph inputs in file order */
+  int *outputs, num_outputs;  /* graph outputs in file order */
+  int opset;                  /* default-domain opset version */
+  int *hash;                  /* value ids by name, open addressing; -1 empty */
+  int hash_cap;
+  char msg[1024];
+  bool unsupported;
+  wnn_ir_warn_fn *warn;
+  void *warn_ctx;
+  /* The decoded ONNX model, kept for If's branches (onnx_read.c): graph
+   * attributes are {"graph": index into subgraphs}. */
+  void *proto;
+  void (*free_proto)(void *proto);
+  const void **subgraphs;
+  int num_subgraphs;
+  const char *base_dir;       /* for external data in branches */
+} wnn_ir_graph;
+
+void wnn_ir_init(wnn_ir_graph *g);
+void wnn_ir_free(wnn_ir_graph *g);
+
+/* Sets g->msg (and g->unsupported) and returns status. */
+wnn_status wnn_ir_fail(wnn_ir_graph *g, wnn_status status, bool unsupported, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* The same, prefixed with "node N 'name' (OpType, domain 'd'): ". */
+wnn_status wnn_ir_node_fail(wnn_ir_graph *g, const wnn_ir_node *n, wnn_status status,
+                            bool unsupported, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+void wnn_ir_warnf(wnn_ir_graph *g, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* The value named name, or -1. The empty name is never found. */
+int wnn_ir_find(const wnn_ir_graph *g, const char *name);
+/* A new value named name (copied; NULL makes a fresh unique name). Fails when
+ * the name is taken. */
+wnn_status wnn_ir_add_value(wnn_ir_graph *g, const char *name, int *id);
+/* A new node appended at the end (or inserted before node `before` when
+ * before >= 0, shifting later nodes). attrs is taken over (NULL: empty). */
+wnn_status wnn_ir_add_node(wnn_ir_graph *g, int before, const char *op_type, const char *domain,
+                           const char *name, int index, const int *inputs, int num_inputs,
+                           const int *outputs, int num_outputs, struct cJSON *attrs,
+                           int *node_id);
+
+/* 64-byte aligned memory for constant data (never NULL for size 0 unless out
+ * of memory), released with wnn_ir_free_data. */
+void *wnn_ir_alloc_data(size_t size);
+void wnn_ir_free_data(void *p);
+/* Makes value v a constant of that dtype and shape, copying data (NULL:
+ * zeros). */
+wnn_status wnn_ir_set_const(wnn_ir_graph *g, int v, wnn_dtype dtype, int ndim,
+                            const int64_t *dims, const void *data);
+/* A new constant value (name NULL: a fresh one). */
+wnn_status wnn_ir_add_const(wnn_ir_graph *g, const char *name, wnn_dtype dtype, int ndim,
+                            const int64_t *dims, const void *data, int *id);
+
+/* Recomputes every value's producer (live nodes only) and readers count. */
+void wnn_ir_count_readers(wnn_ir_graph *g);
+
+/* A value's element count (its shape must be known). */
+int64_t wnn_ir_numel(const wnn_ir_value *v);
+
+#endif /* WNN_IMPORTER_IR_H */

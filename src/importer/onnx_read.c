@@ -1,0 +1,649 @@
+/* ONNX ModelProto -> the importer's graph (onnx_read.h). */
+#include "importer/onnx_read.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "importer/legacy.h"
+#include "onnx.pb-c.h"
+
+/* ONNX TensorProto.DataType numbers. */
+enum {
+  ONNX_FLOAT = 1, ONNX_UINT8 = 2, ONNX_INT8 = 3, ONNX_UINT16 = 4, ONNX_INT16 = 5, ONNX_INT32 = 6,
+  ONNX_INT64 = 7, ONNX_STRING = 8, ONNX_BOOL = 9, ONNX_FLOAT16 = 10, ONNX_DOUBLE = 11
+};
+
+static const char *onnx_type_name(int t) {
+  static const char *const names[] = {"UNDEFINED", "FLOAT",  "UINT8",      "INT8",      "UINT16",
+                                      "INT16",     "INT32",  "INT64",      "STRING",    "BOOL",
+                                      "FLOAT16",   "DOUBLE", "UINT32",     "UINT64",    "COMPLEX64",
+                                      "COMPLEX128", "BFLOAT16", "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ",
+                                      "FLOAT8E5M2", "FLOAT8E5M2FNUZ", "UINT4", "INT4"};
+  return t >= 0 && t < (int)(sizeof names / sizeof names[0]) ? names[t] : "unknown";
+}
+
+/* The wnn dtype an ONNX type becomes (float16 and double become float32). */
+static wnn_dtype dtype_of(int t) {
+  switch (t) {
+    case ONNX_FLOAT: case ONNX_FLOAT16: case ONNX_DOUBLE: return WNN_DTYPE_F32;
+    case ONNX_UINT8: return WNN_DTYPE_U8;
+    case ONNX_INT8: return WNN_DTYPE_I8;
+    case ONNX_INT32: return WNN_DTYPE_I32;
+    case ONNX_INT64: return WNN_DTYPE_I64;
+    case ONNX_BOOL: return WNN_DTYPE_BOOL;
+    default: return WNN_DTYPE_INVALID;
+  }
+}
+
+/* Bytes per element in the file's raw_data. */
+static size_t file_elem_size(int t) {
+  switch (t) {
+    case ONNX_FLOAT: case ONNX_INT32: return 4;
+    case ONNX_UINT8: case ONNX_INT8: case ONNX_BOOL: return 1;
+    case ONNX_FLOAT16: return 2;
+    case ONNX_INT64: case ONNX_DOUBLE: return 8;
+    default: return 0;
+  }
+}
+
+float wnn_half_to_float(uint16_t h) {
+  int sign = h >> 15, exp = (h >> 10) & 31, man = h & 1023;
+  float v;
+  if (exp == 0) v = ldexpf((float)man, -24);
+  else if (exp == 31) v = man ? NAN : INFINITY;
+  else v = ldexpf((float)(man | 1024), exp - 25);
+  return sign ? -v : v;
+}
+
+/* Element i of a little-endian raw buffer of ONNX type t, stored as dtype_of(t). */
+static void convert_raw(int t, const uint8_t *src, size_t n, void *dst) {
+  if (n == 0) return;
+  switch (t) {
+    case ONNX_FLOAT16:
+      for (size_t i = 0; i < n; i++)
+        ((float *)dst)[i] = wnn_half_to_float((uint16_t)(src[2 * i] | src[2 * i + 1] << 8));
+      break;
+    case ONNX_DOUBLE:
+      for (size_t i = 0; i < n; i++) {
+        double d;
+        memcpy(&d, src + 8 * i, 8);
+        ((float *)dst)[i] = (float)d;
+      }
+      break;
+    case ONNX_BOOL:
+      for (size_t i = 0; i < n; i++) ((uint8_t *)dst)[i] = src[i] != 0;
+      break;
+    default: memcpy(dst, src, n * file_elem_size(t)); break;
+  }
+}
+
+static wnn_status read_external(wnn_ir_graph *g, const Onnx__TensorProto *t, const char *what,
+                                const char *base_dir, size_t want, uint8_t **out) {
+  const char *location = NULL;
+  long long offset = 0, length = -1;
+  for (size_t i = 0; i < t->n_external_data; i++) {
+    const char *k = t->external_data[i]->key, *v = t->external_data[i]->value;
+    if (!k || !v) continue;
+    char *end;
+    if (!strcmp(k, "location")) location = v;
+    else if (!strcmp(k, "offset") || !strcmp(k, "length")) {
+      long long x = strtoll(v, &end, 10);
+      if (!*v || *end || x < 0)
+        return wnn_ir_fail(g, WNN_ERR_MALFORMED, false, "%s: external data %s '%s' is not a byte count",
+                           what, k, v);
+      if (!strcmp(k, "offset")) offset = x;
+      else length = x;
+    }
+  }
+  if (!location || !*location)
+    return wnn_ir_fail(g, WNN_ERR_MALFORMED, false, "%s: external data without a location", what);
+  if (location[0] == '/' || strstr(location, ".."))
+    return wnn_ir_fail(g, WNN_ERR_MALFORMED, false,
+                       "%s: external data location '%s' must be a relative path inside the model's folder",
+                       what, location);
+  if (length >= 0 && (size_t)length != want)
+    return wnn_ir_fail(g, WNN_ERR_MALFORMED, false,
+                       "%s: external data length %lld, but its dims and type need %zu bytes", what,
+                       length, want);
+  char path[4096];
+  if ((size_t)snprintf(path, sizeof path, "%s/%s", base_dir ? base_dir : ".", location) >= sizeof path)
+    return wnn_ir_fail(g, WNN_ERR_IO, false, "%s: external data path too long", what);
+  FILE *f = fopen(path, "rb");
+  if (!f) return wnn_ir_fail(g, WNN_ERR_IO, false, "%s: cannot open external data file '%s'", what, path);
+  uint8_t *buf = malloc(want ? want : 1);
+  size_t got = 0;
+  if (buf && fseek(f, (long)offset, SEEK_SET) == 0) got = fread(buf, 1, want, f);
+  fclose(f);
+  if (!buf) return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "%s: out of memory", what);
+  if (got != want) {
+    free(buf);
+    return wnn_ir_fail(g, WNN_ERR_IO, false,
+                       "%s: external data file '%s' holds %zu bytes at offset %lld, %zu needed",
+                       what, path, got, offset, want);
+  }
+  *out = buf;
+  return WNN_OK;
+}
+
+/* Decodes a TensorProto into 64-byte aligned memory (wnn_ir_alloc_data). */
+static wnn_status read_tensor(wnn_ir_graph *g, const Onnx__TensorProto *t, const char *what,
+                              const char *base_dir, wnn_dtype *dtype, int *ndim, int64_t *dims,
+                              void **data, size_t *nbytes) {
+  int type = t->has_data_type ? t->data_type : 0;
+  wnn_dtype dt = dtype_of(type);
+  if (dt == WNN_DTYPE_INVALID)
+    return wnn_ir_fail(g, WNN_ERR_DTYPE, true, "%s: data type %s (%d) is not supported", what,
+                       onnx_type_name(type), type);
+  if (t->n_dims > WNN_MAX_DIMS)
+    return wnn_ir_fail(g, WNN_ERR_UNSUPPORTED, true, "%s: %zu dims (at most %d)", what, t->n_dims,
+                       WNN_MAX_DIMS);
+  if (t->segment)
+    return wnn_ir_fail(g, WNN_ERR_UNSUPPORTED, true, "%s: segmented tensors are not supported", what);
+  uint64_t numel = 1;
+  for (size_t d = 0; d < t->n_dims; d++) {
+    if (t->dims[d] < 0 || t->dims[d] > (INT64_C(1) << 40))
+      return wnn_ir_fail(g, WNN_ERR_MALFORMED, false, "%s: dim %zu is %lld", what, d,
+                         (long long)t->dims[d]);
+    numel *= (uint64_t)t->dims[d];
+    if (numel > (UINT64_C(1) << 36))
+      return wnn_ir_fail(g, WNN_ERR_UNSUPPORTED, true, "%s is too large", what);
+    dims[d] = t->dims[d];
+  }
+  size_t n = (size_t)numel, out_bytes = n * wnn_dtype_size(dt);
+  void *out = wnn_ir_alloc_data(out_bytes);
+  if (!out) return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "%s: out of memory", what);
+  wnn_status st = WNN_OK;
+  size_t es = file_elem_size(type);
+  if (t->has_data_location && t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) {
+    uint8_t *raw = NULL;
+    st = read_external(g, t, what, base_dir, n * es, &raw);
+    if (!st) convert_raw(type, raw, n, out);
+    free(raw);
+  } else if (t->has_raw_data) {
+    if (t->raw_data.len != n * es)
+      st = wnn_ir_fail(g, WNN_ERR_MALFORMED, false,
+                       "%s: raw_data holds %zu bytes, its dims and type need %zu", what,
+                       t->raw_data.len, n * es);
+    else convert_raw(type, t->raw_data.data, n, out);
+  } else {
+    size_t have;
+    switch (type) {
+      case ONNX_FLOAT: have = t->n_float_data; break;
+      case ONNX_INT64: have = t->n_int64_data; break;
+      case ONNX_DOUBLE: have = t->n_double_data; break;
+      default: have = t->n_int32_data; break;
+    }
+    if (have != n) {
+      st = wnn_ir_fail(g, WNN_ERR_MALFORMED, false, "%s: %zu values, its dims say %zu", what, have, n);
+    } else {
+      for (size_t i = 0; i < n; i++) {
+        switch (type) {
+          case ONNX_FLOAT: ((float *)out)[i] = t->float_data[i]; break;
+          case ONNX_DOUBLE: ((float *)out)[i] = (float)t->double_data[i]; break;
+          case ONNX_FLOAT16: ((float *)out)[i] = wnn_half_to_float((uint16_t)t->int32_data[i]); break;
+          case ONNX_INT64: ((int64_t *)out)[i] = t->int64_data[i]; break;
+          case ONNX_INT32: ((int32_t *)out)[i] = t->int32_data[i]; break;
+          case ONNX_INT8: ((int8_t *)out)[i] = (int8_t)t->int32_data[i]; break;
+          case ONNX_UINT8: ((uint8_t *)out)[i] = (uint8_t)t->int32_data[i]; break;
+          case ONNX_BOOL: ((uint8_t *)out)[i] = t->int32_data[i] != 0; break;
+        }
+      }
+    }
+  }
+  if (st) {
+    wnn_ir_free_data(out);
+    return st;
+  }
+  *dtype = dt;
+  *ndim = (int)t->n_dims;
+  *data = out;
+  *nbytes = out_bytes;
+  return WNN_OK;
+}
+
+/* Stores a decoded tensor as value id's constant data (taking data over). */
+static void adopt(wnn_ir_graph *g, int id, wnn_dtype dt, int ndim, const int64_t *dims, void *data,
+                  size_t nbytes) {
+  wnn_ir_value *v = &g->values[id];
+  wnn_ir_free_data(v->data);
+  v->data = data;
+  v->nbytes = nbytes;
+  v->known = true;
+  v->dtype = dt;
+  v->ndim = ndim;
+  if (ndim) memcpy(v->dims, dims, (size_t)ndim * sizeof *dims);
+}
+
+/* A tensor attribute as {"dtype","shape","data"}. */
+static wnn_status tensor_json(wnn_ir_graph *g, const Onnx__TensorProto *t, const char *what,
+                              const char *base_dir, cJSON **out) {
+  wnn_dtype dt;
+  int ndim;
+  int64_t dims[WNN_MAX_DIMS];
+  void *data;
+  size_t nbytes;
+  wnn_status st = read_tensor(g, t, what, base_dir, &dt, &ndim, dims, &data, &nbytes);
+  if (st) return st;
+  size_t n = nbytes / wnn_dtype_size(dt);
+  cJSON *o = cJSON_CreateObject(), *shape = cJSON_CreateArray(), *arr = cJSON_CreateArray();
+  bool ok = o && shape && arr;
+  ok = ok && cJSON_AddStringToObject(o, "dtype", wnn_dtype_name(dt));
+  for (int d = 0; ok && d < ndim; d++) ok = cJSON_AddItemToArray(shape, cJSON_CreateNumber((double)dims[d]));
+  for (size_t i = 0; ok && i < n; i++) {
+    double x = 0;
+    switch (dt) {
+      case WNN_DTYPE_F32: x = ((float *)data)[i]; break;
+      case WNN_DTYPE_I64: x = (double)((int64_t *)data)[i]; break;
+      case WNN_DTYPE_I32: x = ((int32_t *)data)[i]; break;
+      case WNN_DTYPE_I8: x = ((int8_t *)data)[i]; break;
+      default: x = ((uint8_t *)data)[i]; break;
+    }
+    ok = cJSON_AddItemToArray(arr, cJSON_CreateNumber(x));
+  }
+  wnn_ir_free_data(data);
+  if (ok) {
+    cJSON_AddItemToObject(o, "shape", shape);
+    cJSON_AddItemToObject(o, "data", arr);
+    *out = o;
+    return WNN_OK;
+  }
+  cJSON_Delete(o);
+  cJSON_Delete(shape);
+  cJSON_Delete(arr);
+  return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "%s: out of memory", what);
+}
+
+static cJSON *string_json(ProtobufCBinaryData s) {
+  char *tmp = malloc(s.len + 1);
+  if (!tmp) return NULL;
+  if (s.len) memcpy(tmp, s.data, s.len);
+  tmp[s.len] = '\0';
+  cJSON *j = cJSON_CreateString(tmp);
+  free(tmp);
+  return j;
+}
+
+/* One attribute into attrs. */
+static wnn_status attr_json(wnn_ir_graph *g, const wnn_ir_node *n, const Onnx__AttributeProto *a,
+                            const char *base_dir, cJSON *attrs) {
+  int type = a->has_type ? (int)a->type : 0;
+  if (a->ref_attr_name && *a->ref_attr_name)
+    return wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true,
+                            "attribute '%s' refers to a function attribute", a->name);
+  if (type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__UNDEFINED) {
+    /* Old files may leave the type unset: go by the field that is set. */
+    if (a->n_floats) type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS;
+    else if (a->n_ints) type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS;
+    else if (a->n_strings) type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS;
+    else if (a->t) type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR;
+    else if (a->g) type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH;
+    else if (a->has_s) type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING;
+    else if (a->has_f) type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT;
+    else if (a->has_i) type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT;
+  }
+  cJSON *j = NULL;
+  wnn_status st = WNN_OK;
+  char what[512];
+  snprintf(what, sizeof what, "node %d '%s' (%s) attribute '%s'", n->index, n->name, n->op_type,
+           a->name);
+  switch (type) {
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT: j = cJSON_CreateNumber(a->f); break;
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT: j = cJSON_CreateNumber((double)a->i); break;
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING: j = string_json(a->s); break;
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS:
+      j = cJSON_CreateArray();
+      for (size_t i = 0; j && i < a->n_floats; i++) cJSON_AddItemToArray(j, cJSON_CreateNumber(a->floats[i]));
+      break;
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS:
+      j = cJSON_CreateArray();
+      for (size_t i = 0; j && i < a->n_ints; i++)
+        cJSON_AddItemToArray(j, cJSON_CreateNumber((double)a->ints[i]));
+      break;
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS:
+      j = cJSON_CreateArray();
+      for (size_t i = 0; j && i < a->n_strings; i++) cJSON_AddItemToArray(j, string_json(a->strings[i]));
+      break;
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH:
+      if (strcmp(n->op_type, "If") || !a->g) goto unsupported;
+      {
+        const void **list = realloc(g->subgraphs, (size_t)(g->num_subgraphs + 1) * sizeof *list);
+        if (!list) return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "%s: out of memory", what);
+        g->subgraphs = list;
+        g->subgraphs[g->num_subgraphs] = a->g;
+        j = cJSON_CreateObject();
+        if (j && !cJSON_AddNumberToObject(j, "graph", g->num_subgraphs)) {
+          cJSON_Delete(j);
+          j = NULL;
+        }
+        g->num_subgraphs++;
+      }
+      break;
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR:
+      if (!a->t) return wnn_ir_node_fail(g, n, WNN_ERR_MALFORMED, false, "attribute '%s' has no tensor", a->name);
+      st = tensor_json(g, a->t, what, base_dir, &j);
+      if (st) return st;
+      break;
+    default:
+    unsupported:
+      return wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true,
+                              "attribute '%s' of type %d (graph, sparse tensor or type) is not supported",
+                              a->name, type);
+  }
+  if (!j || !cJSON_AddItemToObject(attrs, a->name, j)) {
+    cJSON_Delete(j);
+    return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "%s: out of memory", what);
+  }
+  return WNN_OK;
+}
+
+/* A Constant node: its value becomes the output's constant data. */
+static wnn_status read_constant(wnn_ir_graph *g, const wnn_ir_node *n, const Onnx__NodeProto *np,
+                                int out, const char *base_dir) {
+  if (np->n_attribute != 1)
+    return wnn_ir_node_fail(g, n, WNN_ERR_MALFORMED, false, "has %zu attributes, expected 1",
+                            np->n_attribute);
+  const Onnx__AttributeProto *a = np->attribute[0];
+  const char *name = a->name ? a->name : "";
+  char what[512];
+  snprintf(what, sizeof what, "node %d '%s' (Constant) attribute '%s'", n->index, n->name, name);
+  if (!strcmp(name, "value") && a->t) {
+    wnn_dtype dt;
+    int ndim;
+    int64_t dims[WNN_MAX_DIMS];
+    void *data;
+    size_t nbytes;
+    wnn_status st = read_tensor(g, a->t, what, base_dir, &dt, &ndim, dims, &data, &nbytes);
+    if (st) return st;
+    adopt(g, out, dt, ndim, dims, data, nbytes);
+    return WNN_OK;
+  }
+  if (!strcmp(name, "value_float")) return wnn_ir_set_const(g, out, WNN_DTYPE_F32, 0, NULL, &a->f);
+  if (!strcmp(name, "value_int")) return wnn_ir_set_const(g, out, WNN_DTYPE_I64, 0, NULL, &a->i);
+  if (!strcmp(name, "value_floats")) {
+    int64_t d = (int64_t)a->n_floats;
+    return wnn_ir_set_const(g, out, WNN_DTYPE_F32, 1, &d, a->floats);
+  }
+  if (!strcmp(name, "value_ints")) {
+    int64_t d = (int64_t)a->n_ints;
+    return wnn_ir_set_const(g, out, WNN_DTYPE_I64, 1, &d, a->ints);
+  }
+  return wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true,
+                          "attribute '%s' is not supported (value, value_float(s) and value_int(s) are)",
+                          name);
+}
+
+static void free_model(void *m) { onnx__model_proto__free_unpacked(m, NULL); }
+
+static const wnn_import_shape *find_shape(const wnn_import_options *opt, const char *name) {
+  for (int i = 0; opt && i < opt->num_shapes; i++)
+    if (!strcmp(opt->shapes[i].name, name)) return &opt->shapes[i];
+  return NULL;
+}
+
+static wnn_status read_input(wnn_ir_graph *g, const Onnx__ValueInfoProto *vi,
+                             const wnn_import_options *opt) {
+  const char *name = vi->name ? vi->name : "";
+  const Onnx__TypeProto *tp = vi->type;
+  if (!tp || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type)
+    return wnn_ir_fail(g, WNN_ERR_UNSUPPORTED, true,
+                       "graph input '%s' is not a tensor (sequences, maps and optionals are not supported)",
+                       name);
+  const Onnx__TypeProto__Tensor *tt = tp->tensor_type;
+  int type = tt->has_elem_type ? tt->elem_type : 0;
+  wnn_dtype dt = dtype_of(type);
+  if (dt == WNN_DTYPE_INVALID)
+    return wnn_ir_fail(g, WNN_ERR_DTYPE, true, "graph input '%s': data type %s (%d) is not supported",
+                       name, onnx_type_name(type), type);
+  int id;
+  wnn_status st = wnn_ir_add_value(g, name, &id);
+  if (st) return st;
+  wnn_ir_value *v = &g->values[id];
+  v->is_input = true;
+  v->dtype = dt;
+  v->known = true;
+  const wnn_import_shape *fixed = find_shape(opt, name);
+  if (fixed) {
+    if (tt->shape && tt->shape->n_dim != (size_t)fixed->ndim)
+      return wnn_ir_fail(g, WNN_ERR_SHAPE, false, "--shape %s: %d dims, but the model's input has %zu",
+                         name, fixed->ndim, tt->shape->n_dim);
+    for (int d = 0; d < fixed->ndim; d++) {
+      const Onnx__TensorShapeProto__Dimension *dim = tt->shape ? tt->shape->dim[d] : NULL;
+      if (dim && dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
+          dim->dim_value > 0 && dim->dim_value != fixed->dims[d])
+        return wnn_ir_fail(g, WNN_ERR_SHAPE, false,
+                           "--shape %s: dim %d is %lld, but the model fixes it to %lld", name, d,
+                           (long long)fixed->dims[d], (long long)dim->dim_value);
+    }
+    v->ndim = fixed->ndim;
+    memcpy(v->dims, fixed->dims, sizeof fixed->dims);
+  } else {
+    if (!tt->shape)
+      return wnn_ir_fail(g, WNN_ERR_UNSUPPORTED, true,
+                         "graph input '%s' has no shape: give it with --shape %s=DIMS", name, name);
+    if (tt->shape->n_dim > WNN_MAX_DIMS)
+      return wnn_ir_fail(g, WNN_ERR_UNSUPPORTED, true, "graph input '%s' has %zu dims (at most %d)",
+                         name, tt->shape->n_dim, WNN_MAX_DIMS);
+    v->ndim = (int)tt->shape->n_dim;
+    for (int d = 0; d < v->ndim; d++) {
+      const Onnx__TensorShapeProto__Dimension *dim = tt->shape->dim[d];
+      if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && dim->dim_value > 0) {
+        v->dims[d] = dim->dim_value;
+        continue;
+      }
+      v->dims[d] = 1;
+      if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM)
+        wnn_ir_warnf(g, "input '%s': dim %d is symbolic ('%s'); using 1 (set it with --shape %s=...)",
+                     name, d, dim->dim_param, name);
+      else if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE)
+        wnn_ir_warnf(g, "input '%s': dim %d is %lld; using 1 (set it with --shape %s=...)", name, d,
+                     (long long)dim->dim_value, name);
+      else
+        wnn_ir_warnf(g, "input '%s': dim %d is unknown; using 1 (set it with --shape %s=...)", name,
+                     d, name);
+    }
+  }
+  int *in = realloc(g->inputs, (size_t)(g->num_inputs + 1) * sizeof *in);
+  if (!in) return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+  g->inputs = in;
+  g->inputs[g->num_inputs++] = id;
+  return WNN_OK;
+}
+
+static wnn_status read_node(wnn_ir_graph *g, const Onnx__NodeProto *np, int index,
+                            const char *base_dir) {
+  const char *op_type = np->op_type ? np->op_type : "";
+  const char *domain = np->domain ? np->domain : "";
+  if (!strcmp(domain, "ai.onnx")) domain = "";
+  wnn_ir_node tmp;
+  memset(&tmp, 0, sizeof tmp);
+  tmp.op_type = (char *)op_type;
+  tmp.domain = (char *)domain;
+  tmp.name = np->name ? np->name : (char *)"";
+  tmp.index = index;
+  if (*domain)
+    return wnn_ir_node_fail(g, &tmp, WNN_ERR_UNKNOWN_OP, true,
+                            "domain '%s' is not supported (only the default ONNX domain is)", domain);
+  size_t ni = np->n_input, no = np->n_output;
+  while (ni && (!np->input[ni - 1] || !*np->input[ni - 1])) ni--;
+  while (no && (!np->output[no - 1] || !*np->output[no - 1])) no--;
+  if (ni > WNN_MAX_IO || no > WNN_MAX_IO)
+    return wnn_ir_node_fail(g, &tmp, WNN_ERR_UNSUPPORTED, true,
+                            "%zu inputs and %zu outputs (at most %d each)", ni, no, WNN_MAX_IO);
+  int inputs[WNN_MAX_IO], outputs[WNN_MAX_IO];
+  for (size_t k = 0; k < ni; k++) {
+    const char *s = np->input[k];
+    if (!s || !*s) {
+      inputs[k] = -1;
+      continue;
+    }
+    inputs[k] = wnn_ir_find(g, s);
+    if (inputs[k] < 0)
+      return wnn_ir_node_fail(g, &tmp, WNN_ERR_MALFORMED, false,
+                              "input %zu '%s' is no graph input, initializer or output of an earlier node",
+                              k, s);
+  }
+  for (size_t k = 0; k < no; k++) {
+    const char *s = np->output[k];
+    wnn_status st = wnn_ir_add_value(g, s && *s ? s : NULL, &outputs[k]);
+    if (st) {
+      char why[sizeof g->msg];
+      memcpy(why, g->msg, sizeof why);
+      return wnn_ir_node_fail(g, &tmp, st, false, "output %zu: %s", k, why);
+    }
+  }
+  if (!strcmp(op_type, "Constant")) {
+    if (no != 1)
+      return wnn_ir_node_fail(g, &tmp, WNN_ERR_MALFORMED, false, "has %zu outputs, expected 1", no);
+    return read_constant(g, &tmp, np, outputs[0], base_dir);
+  }
+  cJSON *attrs = cJSON_CreateObject();
+  if (!attrs) return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+  for (size_t i = 0; i < np->n_attribute; i++) {
+    wnn_status st = attr_json(g, &tmp, np->attribute[i], base_dir, attrs);
+    if (st) {
+      cJSON_Delete(attrs);
+      return st;
+    }
+  }
+  int id;
+  wnn_status st = wnn_ir_add_node(g, -1, op_type, domain, tmp.name, index, inputs, (int)ni, outputs,
+                                  (int)no, attrs, &id);
+  if (st) return st;
+  return wnn_legacy_rewrite(g, id);
+}
+
+wnn_status wnn_onnx_read(wnn_ir_graph *g, const void *data, size_t size,
+                         const wnn_import_options *opt) {
+  Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, size, (const uint8_t *)data);
+  if (!m)
+    return wnn_ir_fail(g, WNN_ERR_MALFORMED, false,
+                       "not an ONNX model (the bytes do not decode as an onnx.ModelProto)");
+  wnn_status st = WNN_OK;
+  const char *base_dir = opt && opt->base_dir ? opt->base_dir : ".";
+  const Onnx__GraphProto *gp = m->graph;
+  int opset = -1;
+  for (size_t i = 0; i < m->n_opset_import; i++) {
+    const Onnx__OperatorSetIdProto *o = m->opset_import[i];
+    if (!o->domain || !*o->domain || !strcmp(o->domain, "ai.onnx"))
+      opset = o->has_version ? (int)o->version : 1;
+  }
+  if (!gp) st = wnn_ir_fail(g, WNN_ERR_MALFORMED, false, "the model has no graph");
+  else if (opset == 0 || opset > 21)
+    st = wnn_ir_fail(g, WNN_ERR_UNSUPPORTED, true, "opset %d is not supported (1 to 21 are)", opset);
+  if (!st) g->opset = opset < 0 ? 21 : opset;
+
+  for (size_t i = 0; !st && i < gp->n_initializer; i++) {
+    const Onnx__TensorProto *t = gp->initializer[i];
+    const char *name = t->name ? t->name : "";
+    char what[300];
+    snprintf(what, sizeof what, "initializer '%s'", name);
+    wnn_dtype dt;
+    int ndim, id;
+    int64_t dims[WNN_MAX_DIMS];
+    void *bytes;
+    size_t nbytes;
+    st = read_tensor(g, t, what, base_dir, &dt, &ndim, dims, &bytes, &nbytes);
+    if (st) break;
+    if ((st = wnn_ir_add_value(g, name, &id))) {
+      wnn_ir_free_data(bytes);
+      break;
+    }
+    adopt(g, id, dt, ndim, dims, bytes, nbytes);
+  }
+  for (size_t i = 0; !st && gp && i < gp->n_sparse_initializer; i++)
+    st = wnn_ir_fail(g, WNN_ERR_UNSUPPORTED, true, "sparse initializers are not supported");
+  for (size_t i = 0; !st && i < gp->n_input; i++) {
+    const char *name = gp->input[i]->name ? gp->input[i]->name : "";
+    if (wnn_ir_find(g, name) >= 0) continue; /* an initializer: a param */
+    st = read_input(g, gp->input[i], opt);
+  }
+  for (int s = 0; !st && opt && s < opt->num_shapes; s++) {
+    int id = wnn_ir_find(g, opt->shapes[s].name);
+    if (id < 0 || !g->values[id].is_input)
+      st = wnn_ir_fail(g, WNN_ERR_NOT_FOUND, false, "--shape %s: the model has no input named '%s'",
+                       opt->shapes[s].name, opt->shapes[s].name);
+  }
+  for (size_t i = 0; !st && i < gp->n_node; i++) st = read_node(g, gp->node[i], (int)i, base_dir);
+  for (size_t i = 0; !st && i < gp->n_output; i++) {
+    const char *name = gp->output[i]->name ? gp->output[i]->name : "";
+    int id = wnn_ir_find(g, name);
+    if (id < 0) {
+      st = wnn_ir_fail(g, WNN_ERR_MALFORMED, false,
+                       "graph output '%s' is no graph input, initializer or node output", name);
+      break;
+    }
+    int *out = realloc(g->outputs, (size_t)(g->num_outputs + 1) * sizeof *out);
+    if (!out) {
+      st = wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+      break;
+    }
+    g->outputs = out;
+    g->outputs[g->num_outputs++] = id;
+  }
+  if (!st && gp->n_output == 0) st = wnn_ir_fail(g, WNN_ERR_MALFORMED, false, "the graph has no outputs");
+  /* If's branches point into the model: the graph keeps it. */
+  g->proto = m;
+  g->free_proto = free_model;
+  g->base_dir = base_dir;
+  return st;
+}
+
+/* Copies branch `branch` of If node id into the graph before it: the
+ * branch's initializers and nodes (names are unique across subgraphs in
+ * ONNX, and outer values are found by name), then an Identity from each
+ * branch output to the If's output. The If node dies. */
+wnn_status wnn_onnx_inline_branch(wnn_ir_graph *g, int id, int branch) {
+  const Onnx__GraphProto *gp = g->subgraphs[branch];
+  const char *base_dir = g->base_dir ? g->base_dir : ".";
+  wnn_ir_node *n = &g->nodes[id];
+  int index = n->index;
+  char if_name[256];
+  snprintf(if_name, sizeof if_name, "%s", n->name);
+  if (gp->n_output != (size_t)n->num_outputs)
+    return wnn_ir_node_fail(g, n, WNN_ERR_MALFORMED, false, "the branch has %zu outputs, the If %d",
+                            gp->n_output, n->num_outputs);
+  n->dead = true;
+  wnn_status st = WNN_OK;
+  for (size_t i = 0; !st && i < gp->n_initializer; i++) {
+    const Onnx__TensorProto *t = gp->initializer[i];
+    char what[300];
+    snprintf(what, sizeof what, "If '%s' branch initializer '%s'", if_name, t->name ? t->name : "");
+    wnn_dtype dt;
+    int ndim, v;
+    int64_t dims[WNN_MAX_DIMS];
+    void *bytes;
+    size_t nbytes;
+    st = read_tensor(g, t, what, base_dir, &dt, &ndim, dims, &bytes, &nbytes);
+    if (st) break;
+    if ((st = wnn_ir_add_value(g, t->name, &v))) {
+      wnn_ir_free_data(bytes);
+      break;
+    }
+    adopt(g, v, dt, ndim, dims, bytes, nbytes);
+  }
+  /* Nodes are appended, then moved before the If (which stays dead). */
+  int first = g->num_nodes;
+  for (size_t i = 0; !st && i < gp->n_node; i++) st = read_node(g, gp->node[i], index, base_dir);
+  for (size_t k = 0; !st && k < gp->n_output; k++) {
+    int src = wnn_ir_find(g, gp->output[k]->name), dst = g->nodes[id].outputs[k];
+    if (src < 0) {
+      st = wnn_ir_fail(g, WNN_ERR_MALFORMED, false, "If '%s': branch output '%s' is never computed",
+                       if_name, gp->output[k]->name ? gp->output[k]->name : "");
+      break;
+    }
+    st = wnn_ir_add_node(g, -1, "Identity", "", if_name, index, &src, 1, &dst, 1, NULL, NULL);
+  }
+  if (st) return st;
+  int added = g->num_nodes - first;
+  wnn_ir_node *moved = malloc((size_t)(added ? added : 1) * sizeof *moved);
+  if (!moved) return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+  memcpy(moved, &g->nodes[first], (size_t)added * sizeof *moved);
+  memmove(&g->nodes[id + added], &g->nodes[id], (size_t)(first - id) * sizeof *moved);
+  memcpy(&g->nodes[id], moved, (size_t)added * sizeof *moved);
+  free(moved);
+  wnn_ir_count_readers(g);
+  return WNN_OK;
+}

@@ -1,0 +1,90 @@
+/* Activation fusion into Conv and Gemm (passes.h): the activation becomes the
+ * Conv's or Gemm's "activation" attribute (with "activation_params"), applied
+ * by their run after the bias. Only when the runtime's Conv or Gemm accepts
+ * the attribute. */
+#include <cjson/cJSON.h>
+#include <float.h>
+#include <string.h>
+
+#include "importer/passes.h"
+
+static bool accepts(const char *op_name, const char *attr) {
+  const wnn_op *op = wnn_op_by_name(op_name);
+  if (!op) return false;
+  for (const char *const *a = op->attrs; *a; a++)
+    if (!strcmp(*a, attr)) return true;
+  return false;
+}
+
+static double num_attr(const wnn_ir_node *n, const char *name, double dflt) {
+  const cJSON *a = cJSON_GetObjectItemCaseSensitive(n->attrs, name);
+  return cJSON_IsNumber(a) ? a->valuedouble : dflt;
+}
+
+/* The activation's params; false when it cannot be fused. */
+static bool activation_params(const wnn_ir_graph *g, const wnn_ir_node *a, float *p, int *count) {
+  *count = 0;
+  const char *t = a->op_type;
+  if (!strcmp(t, "Relu") || !strcmp(t, "Sigmoid") || !strcmp(t, "HardSwish"))
+    return a->num_inputs == 1 && cJSON_GetArraySize(a->attrs) == 0;
+  if (!strcmp(t, "LeakyRelu")) {
+    p[0] = (float)num_attr(a, "alpha", 0.01);
+    *count = 1;
+    return a->num_inputs == 1;
+  }
+  if (!strcmp(t, "HardSigmoid")) {
+    p[0] = (float)num_attr(a, "alpha", 0.2);
+    p[1] = (float)num_attr(a, "beta", 0.5);
+    *count = 2;
+    return a->num_inputs == 1;
+  }
+  if (!strcmp(t, "Clip")) {
+    if (cJSON_GetArraySize(a->attrs) != 0) return false;
+    p[0] = -FLT_MAX;
+    p[1] = FLT_MAX;
+    for (int k = 1; k < a->num_inputs && k < 3; k++) {
+      if (a->inputs[k] < 0) continue;
+      const wnn_ir_value *v = &g->values[a->inputs[k]];
+      if (!v->data || v->dtype != WNN_DTYPE_F32 || wnn_ir_numel(v) != 1) return false;
+      p[k - 1] = *(const float *)v->data;
+    }
+    *count = 2;
+    return a->num_inputs <= 3;
+  }
+  return false;
+}
+
+wnn_status wnn_pass_fuse(wnn_ir_graph *g, int *fused) {
+  int count = 0;
+  bool conv_ok = accepts("Conv", "activation") && accepts("Conv", "activation_params");
+  bool gemm_ok = accepts("Gemm", "activation") && accepts("Gemm", "activation_params");
+  for (int i = 0; i < g->num_nodes; i++) {
+    wnn_ir_node *a = &g->nodes[i];
+    if (a->dead || a->num_inputs < 1 || a->inputs[0] < 0 || a->num_outputs != 1) continue;
+    float params[2];
+    int np;
+    if (!activation_params(g, a, params, &np)) continue;
+    wnn_ir_value *x = &g->values[a->inputs[0]];
+    if (x->producer < 0 || x->readers != 1 || x->dtype != WNN_DTYPE_F32) continue;
+    wnn_ir_node *p = &g->nodes[x->producer];
+    if (p->dead || p->num_outputs != 1 || p->outputs[0] != a->inputs[0]) continue;
+    bool conv = !strcmp(p->op_type, "Conv") && conv_ok, gemm = !strcmp(p->op_type, "Gemm") && gemm_ok;
+    if (!conv && !gemm) continue;
+    if (cJSON_GetObjectItemCaseSensitive(p->attrs, "activation")) continue;
+    cJSON *list = cJSON_CreateArray();
+    bool ok = list && cJSON_AddStringToObject(p->attrs, "activation", a->op_type);
+    for (int k = 0; ok && k < np; k++) ok = cJSON_AddItemToArray(list, cJSON_CreateNumber(params[k]));
+    if (ok && np) ok = cJSON_AddItemToObject(p->attrs, "activation_params", list);
+    else cJSON_Delete(list);
+    if (!ok) return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory fusing activations");
+    int y = a->outputs[0], pid = x->producer;
+    p->outputs[0] = y;
+    g->values[y].producer = pid;
+    x->producer = -1;
+    x->readers = 0;
+    a->dead = true;
+    count++;
+  }
+  if (fused) *fused = count;
+  return WNN_OK;
+}

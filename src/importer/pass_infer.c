@@ -1,0 +1,83 @@
+/* Shape and dtype inference through the runtime op layer (passes.h). */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "importer/passes.h"
+
+bool wnn_status_is_unsupported(wnn_status st) {
+  return st == WNN_ERR_UNKNOWN_OP || st == WNN_ERR_UNSUPPORTED || st == WNN_ERR_DTYPE ||
+         st == WNN_ERR_BAD_ATTRIBUTE;
+}
+
+wnn_status wnn_pass_infer_node(wnn_ir_graph *g, int id, void *params, size_t *scratch) {
+  wnn_ir_node *n = &g->nodes[id];
+  const wnn_op *op = wnn_op_by_name(n->op_type);
+  if (!op)
+    return wnn_ir_node_fail(g, n, WNN_ERR_UNKNOWN_OP, true,
+                            "op type '%s' is not supported by the wnn runtime", n->op_type);
+  char msg[512];
+  msg[0] = '\0';
+  wnn_status st = wnn_op_check_node(op, n->attrs, n->num_inputs, n->num_outputs, msg, sizeof msg);
+  if (st) return wnn_ir_node_fail(g, n, st, wnn_status_is_unsupported(st), "%s", msg);
+  wnn_tdesc in[WNN_MAX_IO], out[WNN_MAX_IO];
+  memset(in, 0, sizeof in);
+  memset(out, 0, sizeof out);
+  for (int k = 0; k < n->num_inputs; k++) {
+    if (n->inputs[k] < 0) continue;
+    const wnn_ir_value *v = &g->values[n->inputs[k]];
+    if (!v->known)
+      return wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true,
+                              "input %d '%s' is an output wnn drops (a training-only output)", k,
+                              v->name);
+    in[k].dtype = v->dtype;
+    in[k].ndim = v->ndim;
+    memcpy(in[k].dims, v->dims, sizeof v->dims);
+    in[k].data = v->data;
+  }
+  _Alignas(16) unsigned char local[WNN_MAX_PARAMS];
+  unsigned char *p = params ? (unsigned char *)params : local;
+  memset(p, 0, WNN_MAX_PARAMS);
+  wnn_prepare_ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.attrs = n->attrs;
+  ctx.num_inputs = n->num_inputs;
+  ctx.inputs = in;
+  ctx.num_outputs = n->num_outputs;
+  ctx.outputs = out;
+  ctx.params = p;
+  ctx.kernels = WNN_KERNELS_SCALAR;
+  ctx.msg = msg;
+  ctx.msg_cap = sizeof msg;
+  st = op->prepare(&ctx);
+  if (st && strstr(msg, "constant")) {
+    /* Say where a computed input that had to be constant comes from. */
+    const char *at = strstr(msg, "input ");
+    int which = -1;
+    if (!at || sscanf(at, "input %d", &which) != 1) which = -1;
+    for (int k = 0; k < n->num_inputs; k++) {
+      const wnn_ir_value *v = n->inputs[k] >= 0 ? &g->values[n->inputs[k]] : NULL;
+      if (!v || v->data || (which >= 0 && k != which)) continue;
+      size_t used = strlen(msg);
+      if (v->is_input)
+        snprintf(msg + used, sizeof msg - used, " (input %d '%s' is a graph input)", k, v->name);
+      else if (v->producer >= 0)
+        snprintf(msg + used, sizeof msg - used,
+                 " (input %d '%s' comes from node %d '%s' (%s), which depends on graph inputs)", k,
+                 v->name, g->nodes[v->producer].index, g->nodes[v->producer].name,
+                 g->nodes[v->producer].op_type);
+      break;
+    }
+  }
+  if (st) return wnn_ir_node_fail(g, n, st, wnn_status_is_unsupported(st), "%s", msg);
+  for (int k = 0; k < n->num_outputs; k++) {
+    if (n->outputs[k] < 0) continue;
+    wnn_ir_value *v = &g->values[n->outputs[k]];
+    v->known = true;
+    v->dtype = out[k].dtype;
+    v->ndim = out[k].ndim;
+    memcpy(v->dims, out[k].dims, sizeof v->dims);
+  }
+  if (scratch) *scratch = ctx.scratch_bytes;
+  return WNN_OK;
+}

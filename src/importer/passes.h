@@ -1,0 +1,57 @@
+/*
+ * The importer's passes over the graph (ir.h), each in its own file:
+ *
+ *   pass_infer.c  shape and dtype inference: the runtime op's own prepare
+ *   pass_fold.c   constant folding: the runtime op's own prepare and run
+ *   pass_bn.c     BatchNormalization folded into the Conv or Gemm before it
+ *   pass_fuse.c   activation fusion into Conv and Gemm ("activation" attribute)
+ *   pass_dce.c    dead-code elimination
+ *   emit.c        the builder: the artifact
+ *
+ * importer.c runs them: one forward sweep over the nodes (legacy rewrites that
+ * need shapes, BatchNormalization folding, inference, folding), then fusion,
+ * dead-code elimination and emission.
+ */
+#ifndef WNN_IMPORTER_PASSES_H
+#define WNN_IMPORTER_PASSES_H
+
+#include "importer/ir.h"
+
+/* Infers node id's output dtypes and shapes with the runtime op's prepare
+ * (its inputs must be known); constant inputs are passed as constants, so
+ * shape inputs (Reshape's shape, ...) are read. params (WNN_MAX_PARAMS bytes,
+ * 16-byte aligned) and *scratch receive what prepare filled in; both may be
+ * NULL. Fails, naming the node, when the runtime lacks the op or prepare
+ * rejects the node; g->unsupported tells which kind of failure. */
+wnn_status wnn_pass_infer_node(wnn_ir_graph *g, int id, void *params, size_t *scratch);
+
+/* True when every present input of node id is a constant. */
+bool wnn_pass_fold_can(const wnn_ir_graph *g, int id);
+/* Evaluates node id (inferred with these params and scratch size) with the
+ * runtime op's run on malloc'd buffers: its outputs become constants and the
+ * node dies. Alias ops (no run) copy input 0's bytes. */
+wnn_status wnn_pass_fold_node(wnn_ir_graph *g, int id, const void *params, size_t scratch);
+
+/* When node id is a BatchNormalization whose input X comes from a live Conv
+ * (or Gemm) with constant weights and no other reader, and every BN input is
+ * a constant, rewrites that Conv's weights and bias, moves its output to the
+ * BN's output and kills the BN. *folded says whether it did. */
+wnn_status wnn_pass_bn_fold_node(wnn_ir_graph *g, int id, bool *folded);
+
+/* Fuses every Relu, Clip (constant bounds), Sigmoid, HardSigmoid, HardSwish
+ * and LeakyRelu whose input is a live Conv or Gemm output with no other reader
+ * into that Conv or Gemm. Needs readers counted. *fused counts fusions. */
+wnn_status wnn_pass_fuse(wnn_ir_graph *g, int *fused);
+
+/* Kills every node none of whose outputs is needed for a graph output, and
+ * recounts readers. *removed counts them. */
+void wnn_pass_dce(wnn_ir_graph *g, int *removed);
+
+/* Emits the live graph through the builder. *artifact is malloc'd. */
+wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, void **artifact, size_t *size,
+                    int *num_nodes);
+
+/* Statuses that mean "wnn does not support this" rather than "bad model". */
+bool wnn_status_is_unsupported(wnn_status st);
+
+#endif /* WNN_IMPORTER_PASSES_H */

@@ -1,0 +1,89 @@
+/* The activation fused into Conv and Gemm (ops/fused_activation.h). */
+#include "ops/fused_activation.h"
+
+#include <cjson/cJSON.h>
+#include <float.h>
+#include <string.h>
+
+WNN_PARAMS_FIT(wnn_conv_act_params);
+WNN_PARAMS_FIT(wnn_gemm_act_params);
+
+static const struct {
+  const char *name;
+  int kind, num_params;
+} kinds[] = {{"Relu", WNN_ACT_RELU, 0},           {"Clip", WNN_ACT_CLIP, 2},
+             {"Sigmoid", WNN_ACT_SIGMOID, 0},     {"HardSigmoid", WNN_ACT_HARDSIGMOID, 2},
+             {"HardSwish", WNN_ACT_HARDSWISH, 0}, {"LeakyRelu", WNN_ACT_LEAKYRELU, 1}};
+
+wnn_status wnn_fused_activation_prepare(wnn_prepare_ctx *ctx, const char *op,
+                                        wnn_fused_activation *act) {
+  memset(act, 0, sizeof *act);
+  const cJSON *name = cJSON_GetObjectItemCaseSensitive(ctx->attrs, "activation");
+  const cJSON *params = cJSON_GetObjectItemCaseSensitive(ctx->attrs, "activation_params");
+  if (!name) {
+    if (params)
+      return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE,
+                         "%s: activation_params is given without activation", op);
+    return WNN_OK;
+  }
+  if (!cJSON_IsString(name))
+    return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: attribute activation must be a string", op);
+  size_t k;
+  for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+    if (!strcmp(kinds[k].name, name->valuestring)) break;
+  if (k == sizeof kinds / sizeof kinds[0])
+    return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE,
+                       "%s: activation '%s' is not one of Relu, Clip, Sigmoid, HardSigmoid, "
+                       "HardSwish, LeakyRelu", op, name->valuestring);
+  int count = params ? cJSON_GetArraySize(params) : 0;
+  if ((params && !cJSON_IsArray(params)) || count != kinds[k].num_params)
+    return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE,
+                       "%s: activation %s takes %d activation_params, got %d", op,
+                       kinds[k].name, kinds[k].num_params, count);
+  float v[2] = {0.0f, 0.0f};
+  for (int i = 0; i < count; i++) {
+    const cJSON *item = cJSON_GetArrayItem(params, i);
+    if (!cJSON_IsNumber(item))
+      return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: activation_params[%d] is not a number",
+                         op, i);
+    v[i] = (float)item->valuedouble;
+  }
+  act->kind = kinds[k].kind;
+  act->p0 = v[0];
+  act->p1 = v[1];
+  return WNN_OK;
+}
+
+void wnn_fused_activation_apply(const wnn_fused_activation *act, float *y, size_t n) {
+  const float a = act->p0, b = act->p1;
+  switch (act->kind) {
+    case WNN_ACT_RELU:
+      for (size_t i = 0; i < n; i++) y[i] = y[i] > 0.0f ? y[i] : 0.0f;
+      break;
+    case WNN_ACT_CLIP:
+      for (size_t i = 0; i < n; i++) y[i] = y[i] < a ? a : y[i] > b ? b : y[i];
+      break;
+    case WNN_ACT_SIGMOID:
+      for (size_t i = 0; i < n; i++) {
+        const float e = expf(-fabsf(y[i])), s = 1.0f / (1.0f + e);
+        y[i] = y[i] >= 0.0f ? s : e * s;
+      }
+      break;
+    case WNN_ACT_HARDSIGMOID:
+      for (size_t i = 0; i < n; i++) {
+        float v = a * y[i] + b;
+        y[i] = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+      }
+      break;
+    case WNN_ACT_HARDSWISH:
+      for (size_t i = 0; i < n; i++) {
+        float v = y[i] / 6.0f + 0.5f;
+        y[i] *= v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+      }
+      break;
+    case WNN_ACT_LEAKYRELU:
+      for (size_t i = 0; i < n; i++) y[i] = y[i] < 0.0f ? a * y[i] : y[i];
+      break;
+    default: break;
+  }
+}
