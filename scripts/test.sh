@@ -3,6 +3,9 @@
 #   setup (Debian packages, .deps/) -> build (all presets) ->
 #   ctest in build/native, build/asan and build/wasi (the same C tests as WASI
 #   modules under Node) -> build/fixtures via build/native/make_fixtures ->
+#   npm install (the dev dependencies the JS host and package tests run: deno,
+#   bun, workerd, playwright-core, esbuild; skipped when node_modules is up to
+#   date) ->
 #   node --test tests/js/*.test.mjs
 # A failed setup stops here; otherwise every test step runs even if an earlier
 # one failed, a summary follows, and the exit status is non-zero if any step
@@ -48,6 +51,18 @@ fixtures() {
   fi
 }
 
+# node_modules is stale when package.json is newer than npm's record of the
+# last install. No package-lock.json is written: package.json pins exact
+# versions, and a lock file would record registry addresses.
+npm_deps() {
+  local stamp=node_modules/.package-lock.json
+  if [ -f "$stamp" ] && [ ! package.json -nt "$stamp" ]; then
+    echo "node_modules is up to date"
+    return 0
+  fi
+  npm install --no-audit --no-fund --no-package-lock
+}
+
 js_tests() {
   local files=(tests/js/*.test.mjs)
   [ -e "${files[0]}" ] || { echo "no tests/js/*.test.mjs"; return 0; }
@@ -63,6 +78,7 @@ step "ctest native" ctest_in native
 step "ctest asan" ctest_in asan
 step "ctest wasi (node)" ctest_in wasi
 step fixtures fixtures
+step "npm install" npm_deps
 step "node --test tests/js" js_tests
 
 printf '\n======== summary\n'

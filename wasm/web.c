@@ -19,7 +19,10 @@
  * Typical use: malloc the artifact, copy it in, wnn_web_model_load (with
  * WNN_LOAD_BORROW the bytes stay where they are and are used in place),
  * wnn_executor_create, wnn_web_set_input per input, wnn_executor_run, then
- * wnn_web_output_data and wnn_web_tensor_nbytes per output.
+ * wnn_web_output_data and wnn_web_tensor_nbytes per output. js/wnn.js, the
+ * shim built on these, skips the staging copy of wnn_web_set_input: it checks
+ * dtype and length itself and writes each input in place, at the arena
+ * address wnn_web_input_data gives once per executor.
  */
 #include <stddef.h>
 
@@ -129,5 +132,15 @@ wnn_status wnn_web_set_input_zero_copy(const wnn_model *model, wnn_executor *exe
 void *wnn_web_output_data(wnn_executor *executor, int index) {
   DLTensor t;
   if (wnn_executor_get_output(executor, index, &t) != WNN_OK) return NULL;
+  return (char *)t.data + t.byte_offset;
+}
+
+/* Address of input `index`'s elements as the executor holds them
+ * (wnn_executor_get_input: valid until the input is set again or the executor
+ * is destroyed), or NULL on failure. Its size is
+ * wnn_web_tensor_nbytes(model, 0, index). */
+void *wnn_web_input_data(wnn_executor *executor, int index) {
+  DLTensor t;
+  if (wnn_executor_get_input(executor, index, &t) != WNN_OK) return NULL;
   return (char *)t.data + t.byte_offset;
 }

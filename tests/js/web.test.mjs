@@ -206,6 +206,15 @@ test('wasm/exports-api.txt lists exactly the functions of include/wnn.h', () => 
   assert.deepEqual([...readNames('exports-api.txt')].sort(), [...headerFunctions()].sort());
 });
 
+test('wasm/exports-web.txt lists exactly the wrappers wasm/web.c defines', () => {
+  // Non-static functions of web.c: a return type at column 0, then wnn_web_NAME(.
+  const text = fs.readFileSync(rel('wasm/web.c'), 'utf8');
+  const defined = [...text.matchAll(/^(?!static\b)[A-Za-z_][\w\s*]*?\b(wnn_web_[a-z0-9_]+)\s*\(/gm)].map((m) => m[1]);
+  const listed = readNames('exports-web.txt').filter((n) => n.startsWith('wnn_web_'));
+  assert.ok(defined.length > 0, 'no wrappers found in wasm/web.c');
+  assert.deepEqual([...new Set(defined)].sort(), [...listed].sort());
+});
+
 for (const variant of ['wnn.wasm', 'wnn-scalar.wasm']) {
   const file = rel('dist', variant);
   const present = () => assert.ok(fs.existsSync(file), `dist/${variant} missing: run npm run build`);

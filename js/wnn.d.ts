@@ -1,0 +1,139 @@
+// Type declarations of js/wnn.js, the `wnn` package. docs/js.md is the guide.
+
+/** Element types of wnn tensors. */
+export type DType = 'float32' | 'float16' | 'int64' | 'int32' | 'int8' | 'uint8' | 'bool';
+
+/** The TypedArray that holds each dtype (float16 as raw bits, or a Float16Array where the engine has one). */
+export interface DTypeArray {
+  float32: Float32Array;
+  float16: Uint16Array;
+  int64: BigInt64Array;
+  int32: Int32Array;
+  int8: Int8Array;
+  uint8: Uint8Array;
+  bool: Uint8Array;
+}
+
+/** Any TypedArray setInput accepts. */
+export type TensorData = DTypeArray[DType];
+
+/** An input or output of a model, as the artifact names it. */
+export interface TensorInfo {
+  readonly name: string;
+  readonly shape: readonly number[];
+  readonly dtype: DType;
+}
+
+/** A tensor read from an executor. */
+export interface Tensor {
+  name: string;
+  shape: number[];
+  dtype: DType;
+  data: TensorData;
+}
+
+/** Status names of the C library, plus WNN_ERR_DISPOSED for use of a disposed object. */
+export type ErrorCode =
+  | 'WNN_ERR_INVALID_ARGUMENT' | 'WNN_ERR_OUT_OF_MEMORY' | 'WNN_ERR_TRUNCATED' | 'WNN_ERR_BAD_MAGIC'
+  | 'WNN_ERR_VERSION' | 'WNN_ERR_FEATURE' | 'WNN_ERR_BAD_SECTION' | 'WNN_ERR_CHECKSUM'
+  | 'WNN_ERR_MALFORMED' | 'WNN_ERR_UNKNOWN_OP' | 'WNN_ERR_BAD_ATTRIBUTE' | 'WNN_ERR_BAD_PLAN'
+  | 'WNN_ERR_NOT_FOUND' | 'WNN_ERR_OUT_OF_RANGE' | 'WNN_ERR_DTYPE' | 'WNN_ERR_SHAPE'
+  | 'WNN_ERR_SIZE' | 'WNN_ERR_UNSUPPORTED' | 'WNN_ERR_IO' | 'WNN_ERR_DISPOSED';
+
+/** Every failure wnn reports. `message` carries the C library's detailed message. */
+export class WnnError extends Error {
+  readonly name: 'WnnError';
+  readonly code: ErrorCode;
+  /** The C wnn_status number; undefined for WNN_ERR_DISPOSED. */
+  readonly status: number | undefined;
+}
+
+/** Where bytes come from. A string that is not an absolute URL is relative to the page in a browser and a file path in Node, Deno and Bun. */
+export type Source = string | URL | Request | Response | ArrayBuffer | Uint8Array;
+
+export interface LoadOptions {
+  /** The runtime: a precompiled module (required on Cloudflare Workers), a URL or bytes.
+   *  Default: this package's dist/wnn.wasm, or dist/wnn-scalar.wasm where SIMD128 is missing.
+   *  Every model loaded with the same module shares one instance. */
+  wasm?: WebAssembly.Module | Source | Promise<Response>;
+  /** Called as the artifact streams in; total is 0 when the size is unknown. */
+  onProgress?: (loaded: number, total: number) => void;
+  /** Kernel variants; 'scalar' forces the portable ones. Default 'auto'. */
+  kernels?: 'auto' | 'scalar';
+  /** Verify section checksums (default true). */
+  verifyChecksum?: boolean;
+}
+
+export interface TensorOptions {
+  /** true: a zero-copy view of wasm memory, valid until the next run(), setInput of that input,
+   *  dispose(), or wasm memory growth (any load() or createExecutor() on the same runtime). */
+  view?: boolean;
+}
+
+export interface TimeEvaluatorOptions {
+  /** Runs per measurement (grows until one measurement lasts minRepeatMs). Default 1. */
+  number?: number;
+  /** Measurements. Default 1. */
+  repeat?: number;
+  /** Shortest measurement in milliseconds. Default 0. */
+  minRepeatMs?: number;
+}
+
+/** Milliseconds per run; results has one entry per repeat. */
+export interface TimeEvaluatorResult {
+  mean: number;
+  median: number;
+  std: number;
+  min: number;
+  max: number;
+  results: number[];
+}
+
+export class Model {
+  /** The real inputs (weights are not inputs). */
+  readonly inputs: readonly TensorInfo[];
+  readonly outputs: readonly TensorInfo[];
+  /** Number of weight tensors. */
+  readonly numParams: number;
+  /** Bytes of the arena each executor allocates, and of the weights. */
+  readonly arenaBytes: number;
+  readonly weightsBytes: number;
+  /** The artifact's metadata JSON as a plain object. */
+  readonly metadata: Record<string, unknown>;
+  readonly disposed: boolean;
+  /** The wasm memory of the runtime instance this model lives in (shared by every model loaded with the same wasm module). */
+  readonly memory: WebAssembly.Memory;
+  /** A new executor with its own arena. */
+  createExecutor(): Executor;
+  /** Stateless: runs once on every input and returns copies of the chosen outputs (default all). */
+  predict(inputs: Record<string, TensorData>, options?: { outputs?: string[] }): Promise<Record<string, Tensor>>;
+  inputIndex(nameOrIndex: string | number): number;
+  outputIndex(nameOrIndex: string | number): number;
+  /** Frees the model and every executor it still has. Idempotent. */
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+export class Executor {
+  readonly model: Model;
+  readonly disposed: boolean;
+  /** Copies data into an input; the TypedArray type must match the dtype and the length the element count. */
+  setInput(nameOrIndex: string | number, data: TensorData): this;
+  run(): this;
+  getOutput(nameOrIndex: string | number, options?: TensorOptions): Tensor;
+  getInput(nameOrIndex: string | number, options?: TensorOptions): Tensor;
+  /** TVM's time_evaluator: one warm-up run discarded, then `repeat` measurements. */
+  timeEvaluator(options?: TimeEvaluatorOptions): TimeEvaluatorResult;
+  /** Frees the arena. Idempotent. */
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+/** Loads a .wnn artifact. */
+export function load(source: Source | Promise<Request | Response>, options?: LoadOptions): Promise<Model>;
+
+/** The C library's version string of the runtime `options.wasm` selects. */
+export function version(options?: Pick<LoadOptions, 'wasm'>): Promise<string>;
+
+/** Whether this engine supports WebAssembly SIMD128. */
+export function simdSupported(): boolean;
