@@ -10,7 +10,7 @@
  * -104 (exp(-104) is below half the smallest subnormal), and 2^n is applied
  * as two factors 2^(n/2) so that subnormal results come out right.
  *
- * Measured error (tests/kernels/test_simd_unary.c, a sweep of every 97th
+ * Measured error (tests/kernels/test_simd_elementwise.c, a sweep of every 97th
  * float in [-104, 104] and the specials): at most 2.30 ulp (the test allows
  * 2.5) against 1 / (1 + exp(-x)) computed in double, where the result is a
  * normal float; for subnormal results (x < -87.3) the absolute error is at
