@@ -139,10 +139,14 @@ typedef struct wnn_gridsample_params {
   size_t n, c, h, w, out_h, out_w;
 } wnn_gridsample_params;
 
-/* MaxUnpool: Y (out_count elements, zero-filled) receives X[i] at flat
- * position I[i] for each of the in_count elements. */
+/* MaxUnpool: Y (out_count elements, zero-filled) receives X[i] for each of
+ * the in_count elements. I[i] is a flat position in the default unpooled shape
+ * (dflt, from kernel, strides and pads); with an output_shape it lands at the
+ * same coordinates in Y's shape (out), as ONNX's test data has it. */
 typedef struct wnn_maxunpool_params {
-  size_t in_count, out_count;
+  size_t in_count, out_count, dflt_count;
+  int ndim;
+  int64_t dflt[WNN_MAX_DIMS], out[WNN_MAX_DIMS];
 } wnn_maxunpool_params;
 
 /* Einsum: every label (letters, and each broadcast dim of the ellipsis) gets

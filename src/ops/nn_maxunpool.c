@@ -1,10 +1,13 @@
 /*
  * MaxUnpool (ONNX opset 11), float32 X with int64 indices I (MaxPool's
  * Indices: flat positions in the whole N x C x spatial tensor), any spatial
- * rank. Y is zero except Y.flat[I[i]] = X.flat[i]; where indices repeat, the
- * last one written wins. Y's shape is output_shape (input 2, which decides
- * the shape, so it must be a constant) or, per spatial dim,
- * (in - 1) * stride + kernel - pad_begin - pad_end.
+ * rank. Y is zero except for X's elements: I[i] is a flat position in the
+ * default unpooled shape, per spatial dim (in - 1) * stride + kernel -
+ * pad_begin - pad_end, and X.flat[i] goes to the same coordinates in Y; where
+ * indices repeat, the last one written wins. Y's shape is the default one or
+ * output_shape (input 2, which decides the shape, so it must be a constant);
+ * with output_shape the coordinates keep their place in the larger grid, as
+ * ONNX's test data (test_maxunpool_export_with_output_shape) has it.
  *
  * Indices are data: run checks each against Y's size and fails with
  * WNN_ERR_OUT_OF_RANGE naming it.
@@ -50,6 +53,7 @@ wnn_status wnn_maxunpool_prepare(wnn_prepare_ctx *ctx) {
       return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: pads leave a negative output in spatial dim %d",
                          OP, d);
   }
+  memcpy(p->dflt, out, sizeof out);
   if (ctx->num_inputs > 2 && wnn_has_input(ctx, 2)) {
     const wnn_tdesc *os = &ctx->inputs[2];
     if ((st = wnn_expect_dtype(ctx, OP, 2, "output_shape", WNN_DTYPE_I64))) return st;
@@ -74,6 +78,9 @@ wnn_status wnn_maxunpool_prepare(wnn_prepare_ctx *ctx) {
   if ((st = wnn_set_output(ctx, OP, 0, WNN_DTYPE_F32, x->ndim, out))) return st;
   p->in_count = (size_t)wnn_shape_numel(x->ndim, x->dims);
   p->out_count = (size_t)wnn_shape_numel(x->ndim, out);
+  p->dflt_count = (size_t)wnn_shape_numel(x->ndim, p->dflt);
+  p->ndim = x->ndim;
+  memcpy(p->out, out, sizeof out);
   return WNN_OK;
 }
 
@@ -84,12 +91,25 @@ wnn_status wnn_maxunpool_run(const wnn_run_ctx *ctx) {
   float *y = ctx->outputs[0].data;
   memset(y, 0, p->out_count * sizeof(float));
   for (size_t i = 0; i < p->in_count; i++) {
-    if (ind[i] < 0 || (uint64_t)ind[i] >= p->out_count)
+    if (ind[i] < 0 || (uint64_t)ind[i] >= p->dflt_count)
       return wnn_run_fail(ctx, WNN_ERR_OUT_OF_RANGE,
-                          "%s: index %lld (input 1, I, element %zu) is outside the output's %zu "
-                          "elements",
-                          OP, (long long)ind[i], i, p->out_count);
-    y[ind[i]] = x[i];
+                          "%s: index %lld (input 1, I, element %zu) is outside the unpooled "
+                          "shape's %zu elements",
+                          OP, (long long)ind[i], i, p->dflt_count);
+    /* Coordinates in the default shape, re-flattened in Y's shape. */
+    int64_t rest = ind[i], at = 0, scale = 1;
+    for (int d = p->ndim - 1; d >= 0; d--) {
+      const int64_t c = rest % p->dflt[d];
+      rest /= p->dflt[d];
+      if (c >= p->out[d])
+        return wnn_run_fail(ctx, WNN_ERR_OUT_OF_RANGE,
+                            "%s: index %lld (input 1, I, element %zu) lies outside output_shape "
+                            "in dim %d",
+                            OP, (long long)ind[i], i, d);
+      at += c * scale;
+      scale *= p->out[d];
+    }
+    y[at] = x[i];
   }
   return WNN_OK;
 }

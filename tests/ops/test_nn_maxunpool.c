@@ -59,13 +59,16 @@ TEST(hand_computed) {
   const float want[16] = {0, 0, 0, 0, 0, 1, 0, 2, 0, 0, 0, 0, 0, 3, 0, 4};
   CHECK(
       op_expect("MaxUnpool", "{\"kernel_shape\":[2,2],\"strides\":[2,2]}", 2, d, in, want, 16, 0));
-  /* output_shape 5x5: the same flat indices land in a 5-wide layout. */
+  /* output_shape 5x5: an index is a position in the default 4x4 shape, and
+   * its value keeps those coordinates in the 5x5 grid: 5, 7, 13, 15 (rows 1
+   * and 3, columns 1 and 3) land at 6, 8, 16, 18, as in ONNX's
+   * test_maxunpool_export_with_output_shape. */
   const int64_t shape[4] = {1, 1, 5, 5};
   d[2] = TD(WNN_DTYPE_I64, 4);
   d[2].data = shape;
   in[2] = (void *)shape;
   float want5[25] = {0};
-  want5[5] = 1, want5[7] = 2, want5[13] = 3, want5[15] = 4;
+  want5[6] = 1, want5[8] = 2, want5[16] = 3, want5[18] = 4;
   CHECK(
       op_expect("MaxUnpool", "{\"kernel_shape\":[2,2],\"strides\":[2,2]}", 3, d, in, want5, 25, 0));
 }
