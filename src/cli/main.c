@@ -42,8 +42,10 @@ static const char usage_text[] =
     "usage: wnn <command> [arguments]\n"
     "\n"
     "commands:\n"
-    "  convert MODEL.onnx -o OUT.wnn [--shape NAME=1x3x224x224]...\n"
-    "      converts an ONNX model (native CLI only); --shape fixes an input's shape\n"
+    "  convert MODEL.onnx -o OUT.wnn [--shape NAME=1x3x224x224]... [--const NAME=FILE]...\n"
+    "      converts an ONNX model (native CLI only); --shape fixes an input's shape,\n"
+    "      --const freezes an input to the tensor in FILE (.npy or .pb): the artifact\n"
+    "      no longer has that input and is specialized to that value\n"
     "  info MODEL.wnn [--json]\n"
     "      inputs, outputs, params count, arena and weights bytes, metadata\n"
     "  run MODEL.wnn --input NAME=FILE ... [--output-dir DIR]\n"
@@ -565,6 +567,69 @@ static int parse_dims(const char *spec, const char *text, wnn_import_shape *out)
   return 0;
 }
 
+/* Reads every --const NAME=FILE (split at the last '=', as --shape): the
+ * names are malloc'd into consts[], the tensors into data[]; float64 becomes
+ * float32 (the importer reads double inputs as float32). On failure what was
+ * read so far is freed. */
+static int read_consts(const char *const *specs, int n, wnn_import_const *consts,
+                       wnn_host_tensor *data) {
+  int rc = 0, s = 0;
+  for (; !rc && s < n; s++) {
+    const char *spec = specs[s];
+    const char *eq = strrchr(spec, '=');
+    if (!eq || eq == spec || !eq[1]) {
+      rc = usage_error("--const expects NAME=FILE (FILE a .npy or .pb tensor), got '%s'", spec);
+      break;
+    }
+    size_t len = (size_t)(eq - spec);
+    char *name = (char *)malloc(len + 1);
+    if (!name) {
+      rc = fail("out of memory");
+      break;
+    }
+    memcpy(name, spec, len);
+    name[len] = '\0';
+    consts[s].name = name;
+    for (int t = 0; !rc && t < s; t++)
+      if (!strcmp(consts[t].name, name))
+        rc = usage_error("--const: input '%s' is given more than once", name);
+    char err[512];
+    wnn_host_tensor *t = &data[s];
+    if (!rc && wnn_tensor_file_read(eq + 1, t, err, sizeof err) != WNN_OK)
+      rc = fail("convert: --const %s: %s: %s", name, eq + 1, err);
+    if (!rc && t->dtype == WNN_DTYPE_INVALID && !strcmp(t->dtype_name, "float64")) {
+      const double *d = (const double *)t->data;
+      float *f = (float *)malloc(t->count ? t->count * sizeof *f : 1);
+      if (!f) {
+        rc = fail("out of memory");
+        break;
+      }
+      for (size_t k = 0; k < t->count; k++) f[k] = (float)d[k];
+      free(t->data);
+      t->data = f;
+      t->dtype = WNN_DTYPE_F32;
+      t->dtype_name = "float32";
+      t->elem_size = 4;
+      t->nbytes = t->count * 4;
+    }
+    if (!rc && t->dtype == WNN_DTYPE_INVALID)
+      rc = fail("convert: --const %s: %s holds %s, which wnn has no dtype for", name, eq + 1,
+                t->dtype_name);
+    if (rc) break;
+    consts[s].dtype = t->dtype;
+    consts[s].ndim = t->ndim;
+    memcpy(consts[s].dims, t->shape, sizeof consts[s].dims);
+    consts[s].data = t->data;
+  }
+  if (rc)
+    for (int k = 0; k <= s && k < n; k++) {
+      free((char *)consts[k].name);
+      consts[k].name = NULL;
+      wnn_host_tensor_free(&data[k]);
+    }
+  return rc;
+}
+
 static void convert_warn(void *ctx, const char *msg) {
   (void)ctx;
   fprintf(stderr, "wnn: convert: warning: %s\n", msg);
@@ -584,13 +649,17 @@ static int cmd_convert(int argc, char **argv) {
   const char *model = NULL, *out = NULL;
   const char *shape_specs[MAX_SHAPE_SPECS];
   int num_shapes = 0;
+  const char *const_specs[MAX_SHAPE_SPECS];
+  int num_consts = 0;
   for (int i = 2; i < argc; i++) {
     const char *arg = argv[i];
     const char *value = NULL;
-    if (!strcmp(arg, "-o") || !strcmp(arg, "--output") || !strcmp(arg, "--shape")) {
+    if (!strcmp(arg, "-o") || !strcmp(arg, "--output") || !strcmp(arg, "--shape") ||
+        !strcmp(arg, "--const")) {
       if (i + 1 >= argc) return usage_error("convert: %s needs a value", arg);
       value = argv[++i];
-    } else if (!strncmp(arg, "--output=", 9) || !strncmp(arg, "--shape=", 8)) {
+    } else if (!strncmp(arg, "--output=", 9) || !strncmp(arg, "--shape=", 8) ||
+               !strncmp(arg, "--const=", 8)) {
       value = strchr(arg, '=') + 1;
     } else if (arg[0] == '-' && arg[1]) {
       return usage_error("convert: unknown option '%s'", arg);
@@ -603,6 +672,10 @@ static int cmd_convert(int argc, char **argv) {
       if (num_shapes == MAX_SHAPE_SPECS)
         return usage_error("convert: more than %d --shape options", MAX_SHAPE_SPECS);
       shape_specs[num_shapes++] = value;
+    } else if (!strncmp(arg, "--const", 7)) {
+      if (num_consts == MAX_SHAPE_SPECS)
+        return usage_error("convert: more than %d --const options", MAX_SHAPE_SPECS);
+      const_specs[num_consts++] = value;
     } else {
       if (!*value) return usage_error("convert: the output path is empty");
       out = value;
@@ -612,6 +685,7 @@ static int cmd_convert(int argc, char **argv) {
   if (!out) return usage_error("convert: no output file given (-o OUT.wnn)");
 #ifndef WNN_CLI_WITH_IMPORTER
   (void)shape_specs;
+  (void)const_specs;
   fputs("wnn: convert: ONNX conversion is available in the native CLI only (build/native/wnn):\n"
         "  the importer links protobuf-c, which is not built for WebAssembly here.\n"
         "  Convert natively, then run the .wnn artifact with this command.\n",
@@ -638,11 +712,16 @@ static int cmd_convert(int argc, char **argv) {
         return usage_error("--shape: input '%.*s' is given more than once", (int)len, spec);
       }
   }
+  wnn_import_const consts[MAX_SHAPE_SPECS];
+  wnn_host_tensor const_data[MAX_SHAPE_SPECS];
+  memset(consts, 0, sizeof consts);
+  memset(const_data, 0, sizeof const_data);
+  int rc = read_consts(const_specs, num_consts, consts, const_data);
   void *data = NULL;
   size_t size = 0;
   char err[512];
-  int rc = 0;
-  if (wnn_file_read(model, &data, &size, err, sizeof err) != WNN_OK) rc = fail("convert: %s: %s", model, err);
+  if (!rc && wnn_file_read(model, &data, &size, err, sizeof err) != WNN_OK)
+    rc = fail("convert: %s: %s", model, err);
   /* The model's folder, for external data. */
   char dir[4096];
   const char *slash = strrchr(model, '/');
@@ -668,6 +747,8 @@ static int cmd_convert(int argc, char **argv) {
   opt.warn = convert_warn;
   if (isatty(2)) opt.progress = convert_progress;
   opt.model_name = name;
+  opt.consts = consts;
+  opt.num_consts = num_consts;
   wnn_import_result res;
   if (!rc) {
     wnn_status st = wnn_import_onnx(data, size, &opt, &res);
@@ -682,6 +763,10 @@ static int cmd_convert(int argc, char **argv) {
   }
   free(data);
   for (int s = 0; s < num_shapes; s++) free((char *)shapes[s].name);
+  for (int s = 0; s < num_consts; s++) {
+    free((char *)consts[s].name);
+    wnn_host_tensor_free(&const_data[s]);
+  }
   return rc;
 #endif
 }

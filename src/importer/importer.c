@@ -21,10 +21,18 @@ static wnn_status inline_if(wnn_ir_graph *g, int id, bool *done) {
   wnn_ir_node *n = &g->nodes[id];
   if (strcmp(n->op_type, "If") || n->domain[0]) return WNN_OK;
   const wnn_ir_value *c = n->num_inputs == 1 && n->inputs[0] >= 0 ? &g->values[n->inputs[0]] : NULL;
-  if (!c || !c->data || wnn_ir_numel(c) != 1 || wnn_dtype_size(c->dtype) == 0)
+  if (!c || !c->data || wnn_ir_numel(c) != 1 || wnn_dtype_size(c->dtype) == 0) {
+    char hint[400];
+    if (c && !c->data && wnn_ir_const_hint(g, n->inputs[0], hint, sizeof hint) > 0)
+      return wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true,
+                              "the condition is not a constant: wnn has no run-time control flow "
+                              "(an If is compiled only when its condition folds to a constant); "
+                              "the condition comes from %s",
+                              hint);
     return wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true,
                             "the condition is not a constant: wnn has no run-time control flow "
                             "(an If is compiled only when its condition folds to a constant)");
+  }
   bool cond;
   switch (c->dtype) {
     case WNN_DTYPE_F32: cond = *(const float *)c->data != 0.0f; break;

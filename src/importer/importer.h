@@ -19,6 +19,20 @@ typedef struct wnn_import_shape {
   int64_t dims[WNN_MAX_DIMS];
 } wnn_import_shape;
 
+/* --const NAME=FILE: graph input NAME frozen to this tensor. It must match the
+ * input's declared dtype (float16 data is accepted for a float32 input and
+ * converted; an input declared float16 or double is float32 here) and its
+ * declared dims (symbolic dims take the tensor's). The input becomes a
+ * constant that folds, and the artifact no longer has it: the artifact is
+ * specialized to this value. data is copied; the caller keeps it. */
+typedef struct wnn_import_const {
+  const char *name;
+  wnn_dtype dtype;
+  int ndim;
+  int64_t dims[WNN_MAX_DIMS];
+  const void *data; /* numel * wnn_dtype_size(dtype) bytes */
+} wnn_import_const;
+
 typedef struct wnn_import_options {
   const wnn_import_shape *shapes; /* fixed input shapes, may be NULL */
   int num_shapes;
@@ -30,6 +44,8 @@ typedef struct wnn_import_options {
   void (*progress)(void *ctx, int done, int total);
   void *progress_ctx;
   const char *model_name;         /* metadata "name"; may be NULL */
+  const wnn_import_const *consts; /* frozen graph inputs, may be NULL */
+  int num_consts;
 } wnn_import_options;
 
 typedef struct wnn_import_result {

@@ -261,3 +261,61 @@ void wnn_ir_count_readers(wnn_ir_graph *g) {
   }
   for (int k = 0; k < g->num_outputs; k++) g->values[g->outputs[k]].readers++;
 }
+
+int wnn_ir_const_hint(const wnn_ir_graph *g, int v, char *buf, size_t cap) {
+  if (cap) buf[0] = '\0';
+  unsigned char *seen = calloc((size_t)g->num_values + 1, 1);
+  int *stack = malloc(((size_t)g->num_values + 1) * sizeof *stack);
+  if (!seen || !stack) {
+    free(seen);
+    free(stack);
+    return 0;
+  }
+  int top = 0;
+  stack[top++] = v;
+  seen[v] = 1;
+  while (top > 0) {
+    const wnn_ir_value *x = &g->values[stack[--top]];
+    int id = (int)(x - g->values);
+    if (x->data || x->is_input) continue;
+    for (int i = 0; i < g->num_nodes; i++) {
+      const wnn_ir_node *n = &g->nodes[i];
+      bool writes = false;
+      for (int k = 0; !n->dead && !writes && k < n->num_outputs; k++) writes = n->outputs[k] == id;
+      if (!writes) continue;
+      for (int k = 0; k < n->num_inputs; k++)
+        if (n->inputs[k] >= 0 && !seen[n->inputs[k]]) {
+          seen[n->inputs[k]] = 1;
+          stack[top++] = n->inputs[k];
+        }
+      break;
+    }
+  }
+  int count = 0;
+  for (int i = 0; i < g->num_inputs; i++) count += seen[g->inputs[i]] && g->values[g->inputs[i]].is_input;
+  size_t used = 0;
+  int k = 0;
+  for (int pass = 0; pass < 2 && count > 0; pass++) {
+    if (pass == 0)
+      used += (size_t)snprintf(buf + used, used < cap ? cap - used : 0, "graph input%s ",
+                               count > 1 ? "s" : "");
+    else
+      used += (size_t)snprintf(buf + used, used < cap ? cap - used : 0,
+                               ", which must be constant: pass");
+    k = 0;
+    for (int i = 0; i < g->num_inputs; i++) {
+      const wnn_ir_value *x = &g->values[g->inputs[i]];
+      if (!seen[g->inputs[i]] || !x->is_input) continue;
+      if (pass == 0)
+        used += (size_t)snprintf(buf + used, used < cap ? cap - used : 0, "%s'%s'", k ? ", " : "",
+                                 x->name);
+      else
+        used += (size_t)snprintf(buf + used, used < cap ? cap - used : 0, " --const %s=FILE",
+                                 x->name);
+      k++;
+    }
+  }
+  free(seen);
+  free(stack);
+  return count;
+}

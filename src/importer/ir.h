@@ -127,6 +127,13 @@ wnn_status wnn_ir_add_const(wnn_ir_graph *g, const char *name, wnn_dtype dtype, 
 /* Recomputes every value's producer (live nodes only) and readers count. */
 void wnn_ir_count_readers(wnn_ir_graph *g);
 
+/* The graph inputs that non-constant value v is computed from (through live
+ * nodes; constants stop the walk), in graph-input order, written as
+ * "graph input 'a', which must be constant: pass --const a=FILE" (or
+ * "graph inputs 'a', 'b', which must be constant: pass --const a=FILE
+ * --const b=FILE") into buf[cap]. Returns how many there are (0: buf is ""). */
+int wnn_ir_const_hint(const wnn_ir_graph *g, int v, char *buf, size_t cap);
+
 /* A value's element count (its shape must be known). */
 int64_t wnn_ir_numel(const wnn_ir_value *v);
 

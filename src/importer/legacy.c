@@ -232,6 +232,11 @@ static wnn_status rewrite_dropout(wnn_ir_graph *g, int id) {
   if (cJSON_IsNumber(r)) ratio = r->valuedouble;
   if (n->num_inputs > 2 && n->inputs[2] >= 0) {
     const wnn_ir_value *v = &g->values[n->inputs[2]];
+    char hint[400];
+    if (!v->data && wnn_ir_const_hint(g, n->inputs[2], hint, sizeof hint) > 0)
+      return wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true,
+                              "input 2 (training_mode) must be a bool constant: it comes from %s",
+                              hint);
     if (!v->data || v->dtype != WNN_DTYPE_BOOL || wnn_ir_numel(v) != 1)
       return wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true,
                               "input 2 (training_mode) must be a bool constant");
@@ -242,6 +247,12 @@ static wnn_status rewrite_dropout(wnn_ir_graph *g, int id) {
   /* The ratio matters in training mode only. */
   if (training && n->num_inputs > 1 && n->inputs[1] >= 0) {
     const wnn_ir_value *v = &g->values[n->inputs[1]];
+    char hint[400];
+    if (!v->data && wnn_ir_const_hint(g, n->inputs[1], hint, sizeof hint) > 0)
+      return wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true,
+                              "in training mode, input 1 (ratio) must be a float32 constant: it "
+                              "comes from %s",
+                              hint);
     if (!v->data || v->dtype != WNN_DTYPE_F32 || wnn_ir_numel(v) != 1)
       return wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true,
                               "in training mode, input 1 (ratio) must be a float32 constant");

@@ -383,6 +383,78 @@ static const wnn_import_shape *find_shape(const wnn_import_options *opt, const c
   return NULL;
 }
 
+/* "[1,3,224,224]" into buf. */
+static const char *shape_text(char *buf, size_t cap, int ndim, const int64_t *dims) {
+  size_t used = (size_t)snprintf(buf, cap, "[");
+  for (int d = 0; d < ndim && used < cap; d++)
+    used += (size_t)snprintf(buf + used, cap - used, d ? ",%lld" : "%lld", (long long)dims[d]);
+  if (used < cap) snprintf(buf + used, cap - used, "]");
+  return buf;
+}
+
+static const wnn_import_const *find_const(const wnn_import_options *opt, const char *name) {
+  for (int i = 0; opt && i < opt->num_consts; i++)
+    if (!strcmp(opt->consts[i].name, name)) return &opt->consts[i];
+  return NULL;
+}
+
+/* Graph input `name` (declared dtype dt, declared shape tt->shape) frozen to
+ * the caller's tensor c: checked against the declaration (and against
+ * --shape, when both are given), then a constant, not a graph input. */
+static wnn_status freeze_input(wnn_ir_graph *g, const char *name, wnn_dtype dt,
+                               const Onnx__TypeProto__Tensor *tt, const wnn_import_shape *fixed,
+                               const wnn_import_const *c) {
+  char want[WNN_MAX_DIMS * 22 + 3], got[WNN_MAX_DIMS * 22 + 3];
+  if (c->ndim < 0 || c->ndim > WNN_MAX_DIMS || (c->dtype != WNN_DTYPE_F16 && wnn_dtype_size(c->dtype) == 0))
+    return wnn_ir_fail(g, WNN_ERR_INVALID_ARGUMENT, false, "--const %s: not a valid tensor", name);
+  bool half = c->dtype == WNN_DTYPE_F16 && dt == WNN_DTYPE_F32;
+  if (c->dtype != dt && !half)
+    return wnn_ir_fail(g, WNN_ERR_DTYPE, false, "--const %s: graph input '%s' is %s, the tensor is %s",
+                       name, name, wnn_dtype_name(dt), wnn_dtype_name(c->dtype));
+  shape_text(got, sizeof got, c->ndim, c->dims);
+  if (fixed) {
+    bool same = fixed->ndim == c->ndim;
+    for (int d = 0; same && d < c->ndim; d++) same = fixed->dims[d] == c->dims[d];
+    if (!same)
+      return wnn_ir_fail(g, WNN_ERR_SHAPE, false, "--const %s: the tensor's shape %s is not --shape %s",
+                         name, got, shape_text(want, sizeof want, fixed->ndim, fixed->dims));
+  }
+  if (tt->shape) {
+    bool same = tt->shape->n_dim == (size_t)c->ndim;
+    for (int d = 0; same && d < c->ndim; d++) {
+      const Onnx__TensorShapeProto__Dimension *dim = tt->shape->dim[d];
+      if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && dim->dim_value > 0)
+        same = dim->dim_value == c->dims[d];
+    }
+    if (!same) {
+      size_t used = 0;
+      want[0] = '\0';
+      for (size_t d = 0; d < tt->shape->n_dim && used + 24 < sizeof want; d++) {
+        const Onnx__TensorShapeProto__Dimension *dim = tt->shape->dim[d];
+        if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && dim->dim_value > 0)
+          used += (size_t)snprintf(want + used, sizeof want - used, "%s%lld", d ? "," : "[",
+                                   (long long)dim->dim_value);
+        else
+          used += (size_t)snprintf(want + used, sizeof want - used, "%s?", d ? "," : "[");
+      }
+      snprintf(want + used, sizeof want - used, "%s", tt->shape->n_dim ? "]" : "[]");
+      return wnn_ir_fail(g, WNN_ERR_SHAPE, false,
+                         "--const %s: graph input '%s' is declared with shape %s, the tensor's is %s",
+                         name, name, want, got);
+    }
+  }
+  int id;
+  wnn_status st = wnn_ir_add_value(g, name, &id);
+  if (st) return st;
+  if (!half) return wnn_ir_set_const(g, id, dt, c->ndim, c->dims, c->data);
+  if ((st = wnn_ir_set_const(g, id, WNN_DTYPE_F32, c->ndim, c->dims, NULL))) return st;
+  wnn_ir_value *v = &g->values[id];
+  const uint16_t *h = c->data;
+  float *f = v->data;
+  for (int64_t i = 0, n = wnn_ir_numel(v); i < n; i++) f[i] = wnn_half_to_float(h[i]);
+  return WNN_OK;
+}
+
 static wnn_status read_input(wnn_ir_graph *g, const Onnx__ValueInfoProto *vi,
                              const wnn_import_options *opt) {
   const char *name = vi->name ? vi->name : "";
@@ -397,6 +469,9 @@ static wnn_status read_input(wnn_ir_graph *g, const Onnx__ValueInfoProto *vi,
   if (dt == WNN_DTYPE_INVALID)
     return wnn_ir_fail(g, WNN_ERR_DTYPE, true, "graph input '%s': data type %s (%d) is not supported",
                        name, onnx_type_name(type), type);
+  const wnn_import_shape *fixed = find_shape(opt, name);
+  const wnn_import_const *frozen = find_const(opt, name);
+  if (frozen) return freeze_input(g, name, dt, tt, fixed, frozen);
   int id;
   wnn_status st = wnn_ir_add_value(g, name, &id);
   if (st) return st;
@@ -404,7 +479,6 @@ static wnn_status read_input(wnn_ir_graph *g, const Onnx__ValueInfoProto *vi,
   v->is_input = true;
   v->dtype = dt;
   v->known = true;
-  const wnn_import_shape *fixed = find_shape(opt, name);
   if (fixed) {
     if (tt->shape && tt->shape->n_dim != (size_t)fixed->ndim)
       return wnn_ir_fail(g, WNN_ERR_SHAPE, false, "--shape %s: %d dims, but the model's input has %zu",
@@ -555,13 +629,24 @@ wnn_status wnn_onnx_read(wnn_ir_graph *g, const void *data, size_t size,
   }
   for (size_t i = 0; !st && gp && i < gp->n_sparse_initializer; i++)
     st = wnn_ir_fail(g, WNN_ERR_UNSUPPORTED, true, "sparse initializers are not supported");
+  /* Initializers are read: a --const naming one is not about a graph input. */
+  for (int s = 0; !st && opt && s < opt->num_consts; s++)
+    if (wnn_ir_find(g, opt->consts[s].name) >= 0)
+      st = wnn_ir_fail(g, WNN_ERR_NOT_FOUND, false,
+                       "--const %s: '%s' is an initializer, not a graph input (it is constant already)",
+                       opt->consts[s].name, opt->consts[s].name);
   for (size_t i = 0; !st && i < gp->n_input; i++) {
     const char *name = gp->input[i]->name ? gp->input[i]->name : "";
     if (wnn_ir_find(g, name) >= 0) continue; /* an initializer: a param */
     st = read_input(g, gp->input[i], opt);
   }
+  for (int s = 0; !st && opt && s < opt->num_consts; s++)
+    if (wnn_ir_find(g, opt->consts[s].name) < 0)
+      st = wnn_ir_fail(g, WNN_ERR_NOT_FOUND, false, "--const %s: the model has no input named '%s'",
+                       opt->consts[s].name, opt->consts[s].name);
   for (int s = 0; !st && opt && s < opt->num_shapes; s++) {
     int id = wnn_ir_find(g, opt->shapes[s].name);
+    if (find_const(opt, opt->shapes[s].name)) continue; /* checked against the tensor */
     if (id < 0 || !g->values[id].is_input)
       st = wnn_ir_fail(g, WNN_ERR_NOT_FOUND, false, "--shape %s: the model has no input named '%s'",
                        opt->shapes[s].name, opt->shapes[s].name);

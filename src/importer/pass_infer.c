@@ -10,6 +10,17 @@ bool wnn_status_is_unsupported(wnn_status st) {
          st == WNN_ERR_BAD_ATTRIBUTE;
 }
 
+/* The live node writing value v, or -1 (found by scanning: nodes inserted in
+ * the sweep, by If inlining for one, shift the recorded producers). */
+static int producer_of(const wnn_ir_graph *g, int v) {
+  for (int i = 0; i < g->num_nodes; i++) {
+    const wnn_ir_node *n = &g->nodes[i];
+    for (int k = 0; !n->dead && k < n->num_outputs; k++)
+      if (n->outputs[k] == v) return i;
+  }
+  return -1;
+}
+
 wnn_status wnn_pass_infer_node(wnn_ir_graph *g, int id, void *params, size_t *scratch) {
   wnn_ir_node *n = &g->nodes[id];
   const wnn_op *op = wnn_op_by_name(n->op_type);
@@ -59,13 +70,20 @@ wnn_status wnn_pass_infer_node(wnn_ir_graph *g, int id, void *params, size_t *sc
       const wnn_ir_value *v = n->inputs[k] >= 0 ? &g->values[n->inputs[k]] : NULL;
       if (!v || v->data || (which >= 0 && k != which)) continue;
       size_t used = strlen(msg);
+      char hint[400];
+      int deps = wnn_ir_const_hint(g, n->inputs[k], hint, sizeof hint);
+      int prod = v->is_input ? -1 : producer_of(g, n->inputs[k]);
       if (v->is_input)
-        snprintf(msg + used, sizeof msg - used, " (input %d '%s' is a graph input)", k, v->name);
-      else if (v->producer >= 0)
+        snprintf(msg + used, sizeof msg - used, ": input %d of %s comes from %s", k, n->op_type,
+                 hint);
+      else if (prod >= 0 && deps > 0)
+        snprintf(msg + used, sizeof msg - used,
+                 ": input %d of %s ('%s') is computed by node %d '%s' (%s) from %s", k, n->op_type,
+                 v->name, g->nodes[prod].index, g->nodes[prod].name, g->nodes[prod].op_type, hint);
+      else if (prod >= 0)
         snprintf(msg + used, sizeof msg - used,
                  " (input %d '%s' comes from node %d '%s' (%s), which depends on graph inputs)", k,
-                 v->name, g->nodes[v->producer].index, g->nodes[v->producer].name,
-                 g->nodes[v->producer].op_type);
+                 v->name, g->nodes[prod].index, g->nodes[prod].name, g->nodes[prod].op_type);
       break;
     }
   }

@@ -613,10 +613,14 @@ export function unsupportedOp(stderr, opTypes) {
 // Converts model.onnx natively: {status: 'ok'|'unsupported'|'error', reason, op, ms, args}.
 // --shape is passed for every input whose declared shape is not fully fixed,
 // with the dims of the test data's input tensor.
-export async function convertCase(native, caseDir, outFile, { timeoutMs = 20000, model, inputs } = {}) {
+// consts maps graph input names to files passed as --const NAME=FILE (those
+// inputs get no --shape: the file fixes it).
+export async function convertCase(native, caseDir, outFile, { timeoutMs = 20000, model, inputs, consts = {} } = {}) {
   model ??= readOnnxModel(path.join(caseDir, 'model.onnx'));
   const args = ['convert', path.join(caseDir, 'model.onnx'), '-o', outFile];
+  for (const [name, file] of Object.entries(consts)) args.push('--const', `${name}=${file}`);
   model.inputs.forEach((v, i) => {
+    if (Object.hasOwn(consts, v.name)) return;
     // A dim_value of 0 is passed too: the importer reads non-positive dims as unknown.
     const fixed = v.dims !== null && v.dims.every((d) => typeof d === 'number' && d > 0);
     if (!fixed && inputs?.[i]?.dims?.length > 0) {
@@ -631,6 +635,12 @@ export async function convertCase(native, caseDir, outFile, { timeoutMs = 20000,
     return { status: 'unsupported', reason: firstLine(r.stderr, [args[1]]), op: unsupportedOp(r.stderr, model.opTypes), ms, args };
   }
   return { status: 'error', reason: `convert ${describeExit(r)}: ${firstLine(r.stderr, [args[1]]) || '(no message)'}`, ms, args };
+}
+
+// The graph input names an importer message suggests freezing, in order:
+// "... pass --const a=FILE --const b=FILE".
+export function constSuggestions(reason) {
+  return [...String(reason ?? '').matchAll(/--const (\S+)=FILE/g)].map((m) => m[1]);
 }
 
 // Runs one case: convert (natively, unless `artifact` is given), then for the
@@ -666,8 +676,26 @@ export async function runCase({
   const left = () => Math.max(1, deadline - Date.now());
   const wnnFile = artifact ?? path.join(workDir, 'model.wnn');
   if (!artifact) {
-    const c = await convertCase(native, caseDir, wnnFile, { timeoutMs: left(), model, inputs });
+    let c = await convertCase(native, caseDir, wnnFile, { timeoutMs: left(), model, inputs });
     result.convertMs = c.ms;
+    // Unsupported because a shape-deciding input is a graph input: the
+    // importer's message names it and suggests --const. Retry with exactly
+    // the graph inputs it names frozen to this case's own test data, until
+    // it converts or fails for another reason.
+    const consts = {};
+    for (let tries = 0; c.status === 'unsupported' && tries < model.inputs.length; tries++) {
+      const names = constSuggestions(c.reason);
+      const fresh = names.filter((n) => !Object.hasOwn(consts, n));
+      const usable = fresh.length > 0 && fresh.every((n) => {
+        const i = model.inputs.findIndex((v) => v.name === n);
+        return i >= 0 && inputs[i] && !inputs[i].error;
+      });
+      if (!usable) break;
+      for (const n of fresh) consts[n] = inputs[model.inputs.findIndex((v) => v.name === n)].file;
+      c = await convertCase(native, caseDir, wnnFile, { timeoutMs: left(), model, inputs, consts });
+      result.convertMs += c.ms;
+      result.consts = Object.keys(consts);
+    }
     if (c.status !== 'ok') {
       result.status = c.status;
       result.reason = c.reason;

@@ -13,7 +13,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, nativeCli, hasConvert, decodeTensorProto, compareTensors } from '../conformance/lib.mjs';
+import os from 'node:os';
+import { ROOT, nativeCli, hasConvert, decodeTensorProto, compareTensors, constSuggestions, runCase } from '../conformance/lib.mjs';
 import { DEFAULT_DATA, runConformance, writeReports, summaryText } from '../conformance/run.mjs';
 
 const buildDir = path.resolve(ROOT, process.env.WNN_NATIVE_BUILD_DIR || 'build/native');
@@ -87,4 +88,50 @@ test('harness: allclose semantics (rtol, atol, NaN, shape, exact integers)', () 
   assert.ok(!compareTensors(i64([1n, -3n]), i64([1n, -2n]), 1e-3, 1e-7).ok);
   const b = { dtype: 'bool', dims: [1], data: Uint8Array.from([1]) };
   assert.match(compareTensors(b, i64([1n]), 1e-3, 1e-7).why, /dtype bool but expected int64/);
+});
+
+test('harness: the graph inputs an importer message suggests freezing with --const', () => {
+  assert.deepEqual(constSuggestions("node 0 '' (Reshape, domain 'ai.onnx'): Reshape: input 1 (shape) must be a constant: " +
+    "input 1 of Reshape comes from graph input 'shape', which must be constant: pass --const shape=FILE"), ['shape']);
+  assert.deepEqual(constSuggestions("... from graph inputs 'a', 'b/c', which must be constant: pass --const a=FILE --const b/c=FILE"),
+    ['a', 'b/c']);
+  assert.deepEqual(constSuggestions("node 3 'x' (Foo, domain 'ai.onnx'): op type 'Foo' is not supported by the wnn runtime"), []);
+  assert.deepEqual(constSuggestions(undefined), []);
+});
+
+// `wnn convert --const` on one case of the suite: without it the message
+// names the graph input and suggests --const (exit 3); the runner's retry
+// freezes exactly that input from the case's test data and passes.
+test('wnn convert --const: a Reshape whose shape is a graph input', async (t) => {
+  const caseDir = path.join(DEFAULT_DATA, 'test_reshape_reduced_dims');
+  if (!fs.existsSync(caseDir)) return t.skip(`${caseDir} is absent (apt-get install libonnx-testdata)`);
+  const native = nativeCli(buildDir);
+  if (!native.available()) return t.skip(`${path.relative(ROOT, native.bin)} is not built`);
+  if (!(await hasConvert(native))) return t.skip(`${path.relative(ROOT, native.bin)} cannot convert ONNX (no importer linked)`);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wnn-const-'));
+  try {
+    const model = path.join(caseDir, 'model.onnx');
+    const out = path.join(tmp, 'm.wnn');
+    const plain = await native.exec(['convert', model, '-o', out], { timeoutMs: 20000 });
+    assert.equal(plain.status, 3, plain.stderr);
+    assert.match(plain.stderr, /input 1 of Reshape comes from graph input 'shape', which must be constant: pass --const shape=FILE/);
+    const shapeFile = path.join(caseDir, 'test_data_set_0', 'input_1.pb');
+    const frozen = await native.exec(['convert', model, '-o', out, '--const', `shape=${shapeFile}`], { timeoutMs: 20000 });
+    assert.equal(frozen.status, 0, frozen.stderr);
+    const info = JSON.parse((await native.exec(['info', '--json', out], { timeoutMs: 20000 })).stdout);
+    assert.deepEqual(info.inputs.map((v) => v.name), ['data']);
+    const wrong = await native.exec(['convert', model, '-o', out, '--const', `shape=${path.join(caseDir, 'test_data_set_0', 'input_0.pb')}`], { timeoutMs: 20000 });
+    assert.equal(wrong.status, 1);
+    assert.match(wrong.stderr, /--const shape: graph input 'shape' is int64, the tensor is float32/);
+    const unknown = await native.exec(['convert', model, '-o', out, '--const', `nope=${shapeFile}`], { timeoutMs: 20000 });
+    assert.equal(unknown.status, 1);
+    assert.match(unknown.stderr, /no input named 'nope'/);
+    const twice = await native.exec(['convert', model, '-o', out, '--const', `shape=${shapeFile}`, `--const=shape=${shapeFile}`], { timeoutMs: 20000 });
+    assert.equal(twice.status, 2);
+    const r = await runCase({ caseDir, native, workDir: path.join(tmp, 'case'), rtol: 1e-3, atol: 1e-7 });
+    assert.equal(r.status, 'pass', r.reason);
+    assert.deepEqual(r.consts, ['shape']);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
 });

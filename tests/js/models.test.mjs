@@ -8,6 +8,14 @@
 // bool outputs exactly). Max abs/rel errors per output are printed as test
 // diagnostics.
 //
+// Some graph inputs are frozen with `wnn convert --const NAME=FILE` from the
+// model's own test_data_set_0 (FROZEN below), and are then not fed at run
+// time (the artifact has no such input): silero_vad_v6's `sr`, the sample
+// rate, decides the condition of its If (16 kHz or 8 kHz branch), and wnn
+// has no run-time If, so the artifact is specialized to the test data's
+// sample rate, and the branch that folds is the one that data selects
+// (docs/conformance.md).
+//
 // Each model's state (pass / fail / unsupported / error) must be exactly the
 // one recorded in tests/models/expected.json: a regression fails, and so does
 // an improvement, with a message saying to update the file.
@@ -36,6 +44,12 @@ const native = nativeCli(path.resolve(ROOT, process.env.WNN_NATIVE_BUILD_DIR || 
 const wasi = wasiCli(path.resolve(ROOT, process.env.WNN_WASI_CLI || 'dist/wnn-wasi.wasm'), [MODELS]);
 
 const STATES = ['pass', 'fail', 'unsupported', 'error'];
+
+// Graph inputs frozen at conversion (--const NAME=test_data_set_0/input_<i>.pb),
+// because they decide the graph's structure and wnn has no run-time If.
+const FROZEN = {
+  silero_vad_v6: ['sr'],
+};
 
 const modelNames = fs.existsSync(MODELS)
   ? fs.readdirSync(MODELS).filter((n) => fs.existsSync(path.join(MODELS, n, 'model.onnx'))).sort()
@@ -77,7 +91,14 @@ function convertOnce(name) {
       const model = readOnnxModel(path.join(caseDir, 'model.onnx'));
       const inputs = model.inputs.map((_, i) => readTensorProto(path.join(caseDir, 'test_data_set_0', `input_${i}.pb`)));
       const artifact = path.join(workDir, 'model.wnn');
-      return { artifact, workDir, ...(await convertCase(native, caseDir, artifact, { timeoutMs: TIMEOUT_MS, model, inputs })) };
+      const consts = {};
+      for (const n of FROZEN[name] ?? []) {
+        const i = model.inputs.findIndex((v) => v.name === n);
+        if (i < 0) throw new Error(`${name}: FROZEN names '${n}', which is not a graph input of model.onnx`);
+        consts[n] = path.join(caseDir, 'test_data_set_0', `input_${i}.pb`);
+      }
+      const c = await convertCase(native, caseDir, artifact, { timeoutMs: TIMEOUT_MS, model, inputs, consts });
+      return { artifact, workDir, frozen: Object.keys(consts), ...c };
     })();
     converted.set(name, p);
   }
@@ -122,6 +143,15 @@ for (const name of modelNames) {
         r = { status: c.status, reason: c.reason, outputs: [] };
       } else {
         t.diagnostic(`${name}: converted in ${c.ms} ms (${c.args.slice(4).join(' ') || 'no --shape'})`);
+        if (c.frozen.length) {
+          // A frozen input is a constant in the artifact, not an input to feed.
+          const info = await native.exec(['info', '--json', c.artifact], { timeoutMs: TIMEOUT_MS });
+          assert.equal(info.status, 0, `wnn info ${c.artifact}: ${info.stderr}`);
+          const names = JSON.parse(info.stdout).inputs.map((v) => v.name);
+          for (const n of c.frozen) {
+            assert.ok(!names.includes(n), `${name}: input '${n}' was frozen with --const but the artifact still has it`);
+          }
+        }
         r = await runCase({
           caseDir: path.join(MODELS, name), native, cli, workDir: c.workDir, rtol: RTOL, atol: ATOL,
           timeoutMs: TIMEOUT_MS, artifact: c.artifact,
