@@ -4,8 +4,9 @@
 #   ctest in build/native, build/asan and build/wasi (the same C tests as WASI
 #   modules under Node) -> build/fixtures via build/native/make_fixtures ->
 #   npm install (the dev dependencies the JS host and package tests run: deno,
-#   bun, workerd, playwright-core, esbuild; skipped when node_modules is up to
-#   date) ->
+#   bun, workerd, playwright-core, esbuild; and those `npm run bench` compares
+#   against: onnxruntime-web, onnxruntime-node; skipped when node_modules is up
+#   to date) ->
 #   node --test tests/js/*.test.mjs
 # A failed setup stops here; otherwise every test step runs even if an earlier
 # one failed, a summary follows, and the exit status is non-zero if any step
@@ -60,7 +61,10 @@ npm_deps() {
     echo "node_modules is up to date"
     return 0
   fi
-  npm install --no-audit --no-fund --no-package-lock
+  # onnxruntime-node ships its CPU binary inside the package; its install
+  # script (which npm 11 does not run anyway) would only fetch optional GPU
+  # libraries: ONNXRUNTIME_NODE_INSTALL=skip tells it not to.
+  ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund --no-package-lock
 }
 
 js_tests() {

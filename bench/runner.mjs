@@ -1,0 +1,225 @@
+// One runtime on one model, in a process of its own (bench/run.mjs starts one
+// per runtime per model). Prints one JSON object on stdout.
+//
+//   node bench/runner.mjs RUNTIME MODEL_FILE TEST_DATA_DIR RUNS WARMUPS
+//
+// RUNTIME: wnn (MODEL_FILE is a .wnn artifact, run by dist/wnn.wasm through
+// js/wnn.js), ort-web (onnxruntime-web's wasm backend, 1 thread, SIMD build)
+// or ort-node (onnxruntime-node, intraOpNumThreads = 1); both ORT runtimes
+// take the .onnx file. TEST_DATA_DIR holds input_<i>.pb and output_<i>.pb.
+//
+// What is measured:
+// - loadMs: from the artifact's bytes in memory to ready to run, the first
+//   time in the process (so it includes compiling and instantiating the
+//   runtime's wasm): wnn.load + createExecutor; InferenceSession.create for ORT.
+//   warmLoadMs: the same a second time in the same process (runtime ready).
+// - latency: every run is timed on its own (performance.now) and is one whole
+//   inference as a caller sees it: wnn: setInput of every input + run() +
+//   getOutput (a copy) of every output; ORT: session.run(feeds), which copies
+//   the inputs in and the outputs out. WARMUPS runs first (not timed), then RUNS.
+// - wasmMemoryBytes: the byte length of the wasm linear memory after the
+//   first run. Every WebAssembly.Memory the process instantiates is seen by
+//   wrapping WebAssembly.instantiate / WebAssembly.Instance before the runtime
+//   is imported (ORT-web keeps its Emscripten module private; this finds its
+//   memory whether it is exported or imported).
+// - rssDeltaBytes: process RSS after the first run minus RSS before loading
+//   (the only memory figure onnxruntime-node has).
+// - maxAbsDiff: the largest |output - expected| over every output, against
+//   the test data set's output_<i>.pb (a check that the runtime computed the model).
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseTensorProto } from '../examples/shared/tensorproto.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const [runtime, modelFile, dataDir, runsArg, warmArg] = process.argv.slice(2);
+const RUNS = Number(runsArg ?? 20);
+const WARMUPS = Number(warmArg ?? 3);
+
+// ---------------------------------------------------------- wasm memories
+const memories = new Set();
+function noteInstance(instance, imports) {
+  for (const v of Object.values(instance?.exports ?? {})) if (v instanceof WebAssembly.Memory) memories.add(v);
+  for (const ns of Object.values(imports ?? {})) {
+    for (const v of Object.values(ns ?? {})) if (v instanceof WebAssembly.Memory) memories.add(v);
+  }
+}
+const origInstantiate = WebAssembly.instantiate;
+WebAssembly.instantiate = async function (source, imports, ...rest) {
+  const r = await origInstantiate.call(this, source, imports, ...rest);
+  noteInstance(r instanceof WebAssembly.Instance ? r : r.instance, imports);
+  return r;
+};
+if (WebAssembly.instantiateStreaming) {
+  const origStreaming = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiateStreaming = async function (source, imports, ...rest) {
+    const r = await origStreaming.call(this, source, imports, ...rest);
+    noteInstance(r.instance, imports);
+    return r;
+  };
+}
+const OrigInstance = WebAssembly.Instance;
+WebAssembly.Instance = new Proxy(OrigInstance, {
+  construct(target, args, newTarget) {
+    const inst = Reflect.construct(target, args, newTarget);
+    noteInstance(inst, args[1]);
+    return inst;
+  },
+});
+// Node itself may instantiate small wasm modules (its own parsers): the
+// runtime's memory is the largest one (wnn reports its own as model.memory).
+const memorySizes = () => [...memories].map((m) => m.buffer.byteLength).sort((a, b) => b - a);
+
+// ------------------------------------------------------------- test data
+function readTensors(prefix) {
+  const out = [];
+  for (let i = 0; fs.existsSync(path.join(dataDir, `${prefix}_${i}.pb`)); i++) {
+    out.push(parseTensorProto(fs.readFileSync(path.join(dataDir, `${prefix}_${i}.pb`))));
+  }
+  return out;
+}
+const inputs = readTensors('input');
+const expected = readTensors('output');
+
+// input_<i>.pb goes to the runtime's input of the same name when the files
+// name every input the runtime has, else to input i (the test-data layout's
+// rule: graph.input order). -1: the runtime has no such input (wnn, for an
+// input frozen into the artifact with `wnn convert --const`).
+function byName(names) {
+  const fileNames = inputs.map((t) => t.name);
+  const named = names.every((n) => fileNames.includes(n));
+  return inputs.map((t, i) => (named ? names.indexOf(t.name) : i));
+}
+
+function maxAbsDiff(outs) {
+  let worst = 0;
+  for (let i = 0; i < Math.min(outs.length, expected.length); i++) {
+    const a = outs[i], b = expected[i].data;
+    if (!a || a.length !== b.length) return Infinity;
+    for (let k = 0; k < a.length; k++) {
+      const d = Math.abs(Number(a[k]) - Number(b[k]));
+      if (!(d <= worst)) worst = Number.isNaN(d) ? Infinity : d;
+    }
+  }
+  return worst;
+}
+
+const stats = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return {
+    medianMs: s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2,
+    minMs: s[0],
+    maxMs: s[s.length - 1],
+    runs: s.length,
+  };
+};
+
+// --------------------------------------------------- one runtime adapter
+// Each adapter: load(bytes) -> session; infer(session) -> array of outputs' data.
+async function adapter() {
+  if (runtime === 'wnn') {
+    const wnn = await import(pathToFileURL(path.join(ROOT, 'js/wnn.js')).href);
+    if (!wnn.simdSupported()) throw new Error('this engine has no WebAssembly SIMD128: js/wnn.js would pick dist/wnn-scalar.wasm');
+    return {
+      // Asked after the measurements: the first load compiles dist/wnn.wasm.
+      version: () => wnn.version().catch(() => 'unknown'),
+      // The default wasm (dist/wnn.wasm, read and compiled by the first load
+      // and cached), as ORT-web reads and compiles its .wasm in its first create.
+      async load(bytes) {
+        const model = await wnn.load(bytes);
+        const exec = model.createExecutor();
+        const names = model.inputs.map((t) => t.name);
+        const slot = byName(names);
+        const nOut = model.outputs.length;
+        return { model, exec, slot, nOut };
+      },
+      infer(s) {
+        for (let i = 0; i < inputs.length; i++) if (s.slot[i] >= 0) s.exec.setInput(s.slot[i], inputs[i].data);
+        s.exec.run();
+        const outs = [];
+        for (let i = 0; i < s.nOut; i++) outs.push(s.exec.getOutput(i).data);
+        return outs;
+      },
+      memoryBytes: (s) => s.model.memory.buffer.byteLength,
+      dispose(s) { s.exec.dispose(); s.model.dispose(); },
+    };
+  }
+  const require = createRequire(import.meta.url);
+  let ort, opts;
+  if (runtime === 'ort-web') {
+    ort = await import('onnxruntime-web');
+    ort.env.wasm.numThreads = 1;
+    ort.env.wasm.proxy = false;
+    ort.env.wasm.wasmPaths = path.join(ROOT, 'node_modules/onnxruntime-web/dist') + path.sep;
+    opts = { executionProviders: ['wasm'], graphOptimizationLevel: 'all' };
+  } else if (runtime === 'ort-node') {
+    ort = require('onnxruntime-node');
+    opts = {
+      executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1,
+      executionMode: 'sequential', graphOptimizationLevel: 'all',
+    };
+  } else {
+    throw new Error(`runtime '${runtime}': expected wnn, ort-web or ort-node`);
+  }
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', `onnxruntime-${runtime.slice(4)}`, 'package.json'), 'utf8'));
+  return {
+    version: () => pkg.version,
+    async load(bytes) {
+      const session = await ort.InferenceSession.create(bytes, opts);
+      const feeds = {};
+      const slot = byName(session.inputNames);
+      inputs.forEach((t, i) => { if (slot[i] >= 0) feeds[session.inputNames[slot[i]]] = new ort.Tensor(t.dtype, t.data, t.shape); });
+      return { session, feeds };
+    },
+    async infer(s) {
+      const r = await s.session.run(s.feeds);
+      return s.session.outputNames.map((n) => r[n].data);
+    },
+    dispose(s) { return s.session.release(); },
+  };
+}
+
+// ----------------------------------------------------------------- measure
+async function main() {
+  const a = await adapter();
+  const bytes = new Uint8Array(fs.readFileSync(modelFile));
+  const rss0 = process.memoryUsage().rss;
+  let t = performance.now();
+  const s = await a.load(bytes);
+  const loadMs = performance.now() - t;
+
+  const first = await a.infer(s);
+  const memAfterFirst = a.memoryBytes?.(s) ?? memorySizes()[0] ?? null;
+  const allMemories = memorySizes();
+  const rssDelta = process.memoryUsage().rss - rss0;
+  const diff = maxAbsDiff(first);
+
+  for (let i = 1; i < WARMUPS; i++) await a.infer(s);
+  const times = [];
+  for (let i = 0; i < RUNS; i++) {
+    t = performance.now();
+    await a.infer(s);
+    times.push(performance.now() - t);
+  }
+
+  // A second load, with the runtime already instantiated.
+  t = performance.now();
+  const s2 = await a.load(bytes);
+  const warmLoadMs = performance.now() - t;
+  await a.dispose(s2);
+  await a.dispose(s);
+
+  process.stdout.write(JSON.stringify({
+    runtime, version: await a.version(), model: path.basename(modelFile), modelBytes: bytes.length,
+    loadMs, warmLoadMs, ...stats(times), times,
+    wasmMemoryBytes: memAfterFirst, wasmMemories: allMemories, rssDeltaBytes: rssDelta,
+    maxAbsDiff: Number.isFinite(diff) ? diff : null,
+  }) + '\n');
+}
+
+main().catch((e) => {
+  process.stdout.write(JSON.stringify({ runtime, error: String(e?.message ?? e).split('\n')[0].slice(0, 300) }) + '\n');
+  process.exitCode = 1;
+});
