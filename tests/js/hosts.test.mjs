@@ -123,29 +123,34 @@ const freePort = () => new Promise((resolve, reject) => {
   s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
 });
 
-test('workerd: examples/workerd serves inference over HTTP', async (t) => {
-  if (prepared) return t.skip(prepared);
-  const problem = binaryProblem('workerd');
-  if (problem) return t.skip(problem);
+/* Starts `workerd serve CONFIG` on a free loopback port, waits until GET /
+ * answers JSON (at most `seconds`), and stops it when the test ends. */
+async function startWorkerd(t, config, seconds) {
   const port = await freePort();
-  const child = spawn(bin('workerd'), ['serve', 'examples/workerd/config.capnp', '--socket-addr', `http=127.0.0.1:${port}`],
+  const child = spawn(bin('workerd'), ['serve', config, '--socket-addr', `http=127.0.0.1:${port}`],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  child.stdout.on('data', (d) => { log += d; });
-  child.stderr.on('data', (d) => { log += d; });
-  const exited = new Promise((resolve) => child.on('exit', resolve));
+  const server = { child, log: '', base: `http://127.0.0.1:${port}`, info: null };
+  child.stdout.on('data', (d) => { server.log += d; });
+  child.stderr.on('data', (d) => { server.log += d; });
+  server.exited = new Promise((resolve) => child.on('exit', resolve));
   t.after(() => child.kill());
-  const base = `http://127.0.0.1:${port}`;
-  let info;
-  for (let i = 0; i < 300 && !info; i++) {
-    if (child.exitCode !== null) assert.fail(`workerd exited with ${child.exitCode}: ${log}`);
+  for (let i = 0; i < seconds * 10 && !server.info; i++) {
+    if (child.exitCode !== null) assert.fail(`workerd exited with ${child.exitCode}: ${server.log}`);
     try {
-      info = await (await fetch(`${base}/`)).json();
+      server.info = await (await fetch(`${server.base}/`)).json();
     } catch {
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  assert.ok(info, `workerd did not answer within 30 s: ${log}`);
+  assert.ok(server.info, `workerd did not answer within ${seconds} s: ${server.log}`);
+  return server;
+}
+
+test('workerd: examples/workerd serves inference over HTTP', async (t) => {
+  if (prepared) return t.skip(prepared);
+  const problem = binaryProblem('workerd');
+  if (problem) return t.skip(problem);
+  const { child, base, info, exited } = await startWorkerd(t, 'examples/workerd/config.capnp', 30);
   const model = await wnn.load(path.join(examples, 'model.wnn'));
   assert.deepEqual(info.inputs, model.inputs);
   assert.deepEqual(info.outputs, model.outputs);
@@ -419,25 +424,7 @@ test('bun: examples/bun/ocr.mjs reads the rendered text', async (t) => {
 test('workerd: examples/workerd/ocr.capnp reads images over HTTP', async (t) => {
   const skip = ocrSkip() ?? binaryProblem('workerd');
   if (skip) return t.skip(skip);
-  const port = await freePort();
-  const child = spawn(bin('workerd'), ['serve', 'examples/workerd/ocr.capnp', '--socket-addr', `http=127.0.0.1:${port}`],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  child.stdout.on('data', (d) => { log += d; });
-  child.stderr.on('data', (d) => { log += d; });
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  t.after(() => child.kill());
-  const base = `http://127.0.0.1:${port}`;
-  let info;
-  for (let i = 0; i < 600 && !info; i++) {
-    if (child.exitCode !== null) assert.fail(`workerd exited with ${child.exitCode}: ${log}`);
-    try {
-      info = await (await fetch(`${base}/`)).json();
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  assert.ok(info, `workerd did not answer within 60 s: ${log}`);
+  const { child, base, info, exited } = await startWorkerd(t, 'examples/workerd/ocr.capnp', 60);
   const det = await wnn.load(path.join(examples, 'ppocr-det.wnn'));
   const rec = await wnn.load(path.join(examples, 'ppocr-rec.wnn'));
   assert.deepEqual(info.detector.inputs, det.inputs);

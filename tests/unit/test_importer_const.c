@@ -117,28 +117,6 @@ TEST(computed_shape_input_names_its_graph_input) {
   tm_free(&m);
 }
 
-/* A branch graph of one node op(x) -> out. */
-static Onnx__GraphProto *branch(tm_model *m, const char *op, const char *out) {
-  Onnx__GraphProto *g = tm_alloc(m, sizeof *g);
-  Onnx__GraphProto gi = ONNX__GRAPH_PROTO__INIT;
-  *g = gi;
-  g->name = tm_str(m, op);
-  Onnx__NodeProto *n = tm_alloc(m, sizeof *n);
-  Onnx__NodeProto ni = ONNX__NODE_PROTO__INIT;
-  *n = ni;
-  n->op_type = tm_str(m, op);
-  n->name = tm_str(m, op);
-  n->n_input = tm_split(m, "x", &n->input);
-  n->n_output = tm_split(m, out, &n->output);
-  g->n_node = 1;
-  g->node = tm_alloc(m, sizeof *g->node);
-  g->node[0] = n;
-  g->n_output = 1;
-  g->output = tm_alloc(m, sizeof *g->output);
-  g->output[0] = tm_value_info(m, out, 0, 0, NULL);
-  return g;
-}
-
 /* An If whose condition is computed from graph input `sr` (Equal(sr, 16000)),
  * as silero_vad does: unsupported with a --const hint; frozen, the branch the
  * value selects is compiled. */
@@ -153,9 +131,9 @@ TEST(if_condition_from_graph_input_folds_when_frozen) {
     tm_node(&m, "Equal", "is16k", "sr,k16", "cond");
     Onnx__NodeProto *n = tm_node(&m, "If", "if", "cond", "y");
     tm_attr(&m, n, "then_branch", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH)->g =
-        branch(&m, "Relu", "then_out");
+        tm_branch(&m, "Relu", "then_out");
     tm_attr(&m, n, "else_branch", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH)->g =
-        branch(&m, "Neg", "else_out");
+        tm_branch(&m, "Neg", "else_out");
     tm_output(&m, "y");
     wnn_import_result res;
     const int64_t sr = run == 1 ? 16000 : 8000;

@@ -301,4 +301,26 @@ static wnn_status tm_run(const void *artifact, size_t size, int num_inputs, cons
   return st;
 }
 
+/* A branch graph (for If) of one node op(x) -> out. */
+static inline Onnx__GraphProto *tm_branch(tm_model *m, const char *op, const char *out) {
+  Onnx__GraphProto *g = tm_alloc(m, sizeof *g);
+  Onnx__GraphProto gi = ONNX__GRAPH_PROTO__INIT;
+  *g = gi;
+  g->name = tm_str(m, op);
+  Onnx__NodeProto *n = tm_alloc(m, sizeof *n);
+  Onnx__NodeProto ni = ONNX__NODE_PROTO__INIT;
+  *n = ni;
+  n->op_type = tm_str(m, op);
+  n->name = tm_str(m, op);
+  n->n_input = tm_split(m, "x", &n->input);
+  n->n_output = tm_split(m, out, &n->output);
+  g->n_node = 1;
+  g->node = tm_alloc(m, sizeof *g->node);
+  g->node[0] = n;
+  g->n_output = 1;
+  g->output = tm_alloc(m, sizeof *g->output);
+  g->output[0] = tm_value_info(m, out, 0, 0, NULL);
+  return g;
+}
+
 #endif /* WNN_TEST_IMPORTER_UTIL_H */
