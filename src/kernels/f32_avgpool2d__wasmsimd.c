@@ -12,37 +12,10 @@
 #include <wasm_simd128.h>
 
 #include "kernels/kernels.h"
+#include "kernels/window2d.h"
+#include "kernels/wasmsimd_load.h"
 
 enum { MAX_KH = 64 };
-
-static float window_avg(const float *x, size_t oy, size_t ox, const wnn_f32_pool2d_params *p) {
-  const wnn_window2d *w = &p->win;
-  const size_t padded_h = w->pad_t + w->in_h + w->pad_b;
-  const size_t padded_w = w->pad_l + w->in_w + w->pad_r;
-  float sum = 0.0f;
-  size_t inside = 0, in_padded = 0;
-  for (size_t ky = 0; ky < w->k_h; ky++) {
-    const size_t iy_pad = oy * w->stride_h + ky * w->dil_h;
-    if (iy_pad >= padded_h) continue;
-    const bool row_in = iy_pad >= w->pad_t && iy_pad - w->pad_t < w->in_h;
-    for (size_t kx = 0; kx < w->k_w; kx++) {
-      const size_t ix_pad = ox * w->stride_w + kx * w->dil_w;
-      if (ix_pad >= padded_w) continue;
-      in_padded++;
-      if (!row_in || ix_pad < w->pad_l || ix_pad - w->pad_l >= w->in_w) continue;
-      sum += x[(iy_pad - w->pad_t) * w->in_w + (ix_pad - w->pad_l)];
-      inside++;
-    }
-  }
-  const size_t count = p->count_include_pad ? in_padded : inside;
-  return count ? sum / (float)count : 0.0f;
-}
-
-static inline v128_t load_strided(const float *p, size_t s) {
-  if (s == 1) return wasm_v128_load(p);
-  if (s == 2) return wasm_i32x4_shuffle(wasm_v128_load(p), wasm_v128_load(p + 3), 0, 2, 5, 7);
-  return wasm_f32x4_make(p[0], p[s], p[2 * s], p[3 * s]);
-}
 
 static inline __attribute__((always_inline)) void outputs(size_t nv, const float *const *rows,
                                                           size_t ox, const wnn_window2d *w,
@@ -54,7 +27,7 @@ static inline __attribute__((always_inline)) void outputs(size_t nv, const float
     if (!rows[ky]) continue;
     for (size_t kx = 0; kx < w->k_w; kx++) {
       const float *p = rows[ky] + ox * sw + kx * w->dil_w - w->pad_l;
-      for (size_t v = 0; v < nv; v++) s[v] = wasm_f32x4_add(s[v], load_strided(p + 4 * v * sw, sw));
+      for (size_t v = 0; v < nv; v++) s[v] = wasm_f32x4_add(s[v], wnn_v128_load_strided(p + 4 * v * sw, sw));
     }
   }
   const v128_t d = wasm_f32x4_splat((float)count);
@@ -92,14 +65,14 @@ void wnn_f32_avgpool2d__wasmsimd(size_t planes, const float *x, float *y,
       const size_t count = (params->count_include_pad ? rows_padded : rows_in) * w->k_w;
       float *yr = yc + oy * w->out_w;
       size_t ox = 0;
-      for (; ox < ox_lo; ox++) yr[ox] = window_avg(xc, oy, ox, params);
+      for (; ox < ox_lo; ox++) yr[ox] = wnn_window2d_avg(xc, oy, ox, params);
       for (; ox + 16 <= ox_hi; ox += 16) outputs(4, rows, ox, w, count, yr + ox);
       for (; ox + 4 <= ox_hi; ox += 4) outputs(1, rows, ox, w, count, yr + ox);
       if (ox < ox_hi && ox_hi - ox_lo >= 4) { /* ragged end: overlap the last vector */
         outputs(1, rows, ox_hi - 4, w, count, yr + ox_hi - 4);
         ox = ox_hi;
       }
-      for (; ox < w->out_w; ox++) yr[ox] = window_avg(xc, oy, ox, params);
+      for (; ox < w->out_w; ox++) yr[ox] = wnn_window2d_avg(xc, oy, ox, params);
     }
   }
 }

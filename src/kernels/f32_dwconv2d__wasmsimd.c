@@ -16,32 +16,10 @@
 #include <wasm_simd128.h>
 
 #include "kernels/kernels.h"
+#include "kernels/window2d.h"
+#include "kernels/wasmsimd_load.h"
 
 enum { MAX_TAPS = 49 };
-
-/* The scalar kernel's sum for one output, for the edge columns. */
-static float dot_window(const float *x, const float *w, size_t oy, size_t ox,
-                        const wnn_window2d *win) {
-  float acc = 0.0f;
-  for (size_t ky = 0; ky < win->k_h; ky++) {
-    const size_t iy_pad = oy * win->stride_h + ky * win->dil_h;
-    if (iy_pad < win->pad_t || iy_pad - win->pad_t >= win->in_h) continue;
-    const float *in = x + (iy_pad - win->pad_t) * win->in_w;
-    for (size_t kx = 0; kx < win->k_w; kx++) {
-      const size_t ix_pad = ox * win->stride_w + kx * win->dil_w;
-      if (ix_pad < win->pad_l || ix_pad - win->pad_l >= win->in_w) continue;
-      acc += w[ky * win->k_w + kx] * in[ix_pad - win->pad_l];
-    }
-  }
-  return acc;
-}
-
-/* 4 input values p[0], p[s], p[2s], p[3s], reading nothing outside them. */
-static inline v128_t load_strided(const float *p, size_t s) {
-  if (s == 1) return wasm_v128_load(p);
-  if (s == 2) return wasm_i32x4_shuffle(wasm_v128_load(p), wasm_v128_load(p + 3), 0, 2, 5, 7);
-  return wasm_f32x4_make(p[0], p[s], p[2 * s], p[3 * s]);
-}
 
 /* nv vectors (4 * nv outputs from column ox) of one output row. rows[] holds
  * the input row of each tap row ky, or NULL for a row in the padding. sw
@@ -61,7 +39,7 @@ static inline __attribute__((always_inline)) void outputs(size_t nv, size_t sw, 
       const float *p = row + kx * dw;
       const v128_t wk = wv[ky * kw + kx];
       for (size_t v = 0; v < nv; v++)
-        acc[v] = wasm_f32x4_add(acc[v], wasm_f32x4_mul(wk, load_strided(p + 4 * v * sw, sw)));
+        acc[v] = wasm_f32x4_add(acc[v], wasm_f32x4_mul(wk, wnn_v128_load_strided(p + 4 * v * sw, sw)));
     }
   }
   for (size_t v = 0; v < nv; v++) wasm_v128_store(y + 4 * v, wasm_f32x4_add(vb, acc[v]));
@@ -137,9 +115,9 @@ void wnn_f32_dwconv2d__wasmsimd(size_t channels, const float *x, const float *w,
       }
       float *yr = yc + oy * win->out_w;
       size_t ox = 0;
-      for (; ox < ox_lo; ox++) yr[ox] = b + dot_window(xc, wc, oy, ox, win);
+      for (; ox < ox_lo; ox++) yr[ox] = b + wnn_window2d_dot(xc, wc, oy, ox, win);
       ox = inner_any(rows, wv, ox, ox_hi, win, b, yr);
-      for (; ox < win->out_w; ox++) yr[ox] = b + dot_window(xc, wc, oy, ox, win);
+      for (; ox < win->out_w; ox++) yr[ox] = b + wnn_window2d_dot(xc, wc, oy, ox, win);
     }
   }
 }

@@ -9,24 +9,19 @@
 #include <wasm_simd128.h>
 
 #include "kernels/kernels.h"
-
-static inline v128_t load_strided(const float *p, size_t s) {
-  if (s == 1) return wasm_v128_load(p);
-  if (s == 2) return wasm_i32x4_shuffle(wasm_v128_load(p), wasm_v128_load(p + 3), 0, 2, 5, 7);
-  return wasm_f32x4_make(p[0], p[s], p[2 * s], p[3 * s]);
-}
+#include "kernels/wasmsimd_load.h"
 
 /* dst[i] = src[i * s] for i < n. */
 static inline __attribute__((always_inline)) void copy_cols(size_t s, const float *src,
                                                             float *dst, size_t n) {
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    const v128_t v0 = load_strided(src + i * s, s);
-    const v128_t v1 = load_strided(src + (i + 4) * s, s);
+    const v128_t v0 = wnn_v128_load_strided(src + i * s, s);
+    const v128_t v1 = wnn_v128_load_strided(src + (i + 4) * s, s);
     wasm_v128_store(dst + i, v0);
     wasm_v128_store(dst + i + 4, v1);
   }
-  for (; i + 4 <= n; i += 4) wasm_v128_store(dst + i, load_strided(src + i * s, s));
+  for (; i + 4 <= n; i += 4) wasm_v128_store(dst + i, wnn_v128_load_strided(src + i * s, s));
   for (; i < n; i++) dst[i] = src[i * s];
 }
 

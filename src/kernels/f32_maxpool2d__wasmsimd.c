@@ -13,30 +13,10 @@
 #include <wasm_simd128.h>
 
 #include "kernels/kernels.h"
+#include "kernels/window2d.h"
+#include "kernels/wasmsimd_load.h"
 
 enum { MAX_KH = 64 };
-
-static float window_max(const float *x, size_t oy, size_t ox, const wnn_window2d *w) {
-  float m = -INFINITY;
-  for (size_t ky = 0; ky < w->k_h; ky++) {
-    const size_t iy_pad = oy * w->stride_h + ky * w->dil_h;
-    if (iy_pad < w->pad_t || iy_pad - w->pad_t >= w->in_h) continue;
-    const float *in = x + (iy_pad - w->pad_t) * w->in_w;
-    for (size_t kx = 0; kx < w->k_w; kx++) {
-      const size_t ix_pad = ox * w->stride_w + kx * w->dil_w;
-      if (ix_pad < w->pad_l || ix_pad - w->pad_l >= w->in_w) continue;
-      const float v = in[ix_pad - w->pad_l];
-      if (v > m || v != v) m = v;
-    }
-  }
-  return m;
-}
-
-static inline v128_t load_strided(const float *p, size_t s) {
-  if (s == 1) return wasm_v128_load(p);
-  if (s == 2) return wasm_i32x4_shuffle(wasm_v128_load(p), wasm_v128_load(p + 3), 0, 2, 5, 7);
-  return wasm_f32x4_make(p[0], p[s], p[2 * s], p[3 * s]);
-}
 
 static inline __attribute__((always_inline)) void outputs(size_t nv, const float *const *rows,
                                                           size_t ox, const wnn_window2d *w,
@@ -49,7 +29,7 @@ static inline __attribute__((always_inline)) void outputs(size_t nv, const float
     for (size_t kx = 0; kx < w->k_w; kx++) {
       const float *p = rows[ky] + ox * sw + kx * w->dil_w - w->pad_l;
       for (size_t v = 0; v < nv; v++) {
-        const v128_t x = load_strided(p + 4 * v * sw, sw);
+        const v128_t x = wnn_v128_load_strided(p + 4 * v * sw, sw);
         const v128_t take = wasm_v128_or(wasm_f32x4_gt(x, m[v]), wasm_f32x4_ne(x, x));
         m[v] = wasm_v128_bitselect(x, m[v], take);
       }
@@ -83,14 +63,14 @@ void wnn_f32_maxpool2d__wasmsimd(size_t planes, const float *x, float *y,
       }
       float *yr = yc + oy * w->out_w;
       size_t ox = 0;
-      for (; ox < ox_lo; ox++) yr[ox] = window_max(xc, oy, ox, w);
+      for (; ox < ox_lo; ox++) yr[ox] = wnn_window2d_max(xc, oy, ox, w);
       for (; ox + 16 <= ox_hi; ox += 16) outputs(4, rows, ox, w, yr + ox);
       for (; ox + 4 <= ox_hi; ox += 4) outputs(1, rows, ox, w, yr + ox);
       if (ox < ox_hi && ox_hi - ox_lo >= 4) { /* ragged end: overlap the last vector */
         outputs(1, rows, ox_hi - 4, w, yr + ox_hi - 4);
         ox = ox_hi;
       }
-      for (; ox < w->out_w; ox++) yr[ox] = window_max(xc, oy, ox, w);
+      for (; ox < w->out_w; ox++) yr[ox] = wnn_window2d_max(xc, oy, ox, w);
     }
   }
 }

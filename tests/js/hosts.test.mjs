@@ -180,14 +180,17 @@ test('workerd: examples/workerd serves inference over HTTP', async (t) => {
   await exited;
 });
 
-test('browser: examples/browser in headless Chromium', async (t) => {
-  if (prepared) return t.skip(prepared);
-  if (!fs.existsSync('/usr/bin/chromium')) return t.skip('no /usr/bin/chromium (Debian package chromium; scripts/setup.sh installs it)');
+/* Serves the repository (examples/browser/serve.mjs) and opens a page in
+ * Debian's headless Chromium through playwright-core; both close when the
+ * test ends. Collects page errors, console errors and requested paths.
+ * Returns {skip} with the reason when Chromium or playwright-core is missing. */
+async function openPage(t, pageOptions) {
+  if (!fs.existsSync('/usr/bin/chromium')) return { skip: 'no /usr/bin/chromium (Debian package chromium; scripts/setup.sh installs it)' };
   let chromium;
   try {
     ({ chromium } = await import('playwright-core'));
   } catch (e) {
-    return t.skip(`playwright-core not installed (npm install): ${e.message}`);
+    return { skip: `playwright-core not installed (npm install): ${e.message}` };
   }
   const { startServer } = await import('../../examples/browser/serve.mjs');
   const server = await startServer(0);
@@ -197,12 +200,20 @@ test('browser: examples/browser in headless Chromium', async (t) => {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
   });
   t.after(() => browser.close());
-  const page = await browser.newPage();
+  const page = await browser.newPage(pageOptions);
   const problems = [];
+  const requested = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-  const requested = [];
   page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+  return { page, server, problems, requested };
+}
+
+test('browser: examples/browser in headless Chromium', async (t) => {
+  if (prepared) return t.skip(prepared);
+  const opened = await openPage(t);
+  if (opened.skip) return t.skip(opened.skip);
+  const { page, server, problems, requested } = opened;
   await page.goto(`http://127.0.0.1:${server.address().port}/examples/browser/`);
   await page.waitForSelector('body[data-status]', { timeout: 60_000 });
   const [status, text, report, progress] = await page.evaluate(() => [
@@ -365,27 +376,9 @@ test('node: examples/node/ocr.mjs reads the rendered text (PP-OCRv3 detector -> 
 test('browser: examples/browser/ocr.html reads the rendered text in headless Chromium', async (t) => {
   const skip = ocrSkip();
   if (skip) return t.skip(skip);
-  if (!fs.existsSync('/usr/bin/chromium')) return t.skip('no /usr/bin/chromium (Debian package chromium; scripts/setup.sh installs it)');
-  let chromium;
-  try {
-    ({ chromium } = await import('playwright-core'));
-  } catch (e) {
-    return t.skip(`playwright-core not installed (npm install): ${e.message}`);
-  }
-  const { startServer } = await import('../../examples/browser/serve.mjs');
-  const server = await startServer(0);
-  t.after(() => server.close());
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-  });
-  t.after(() => browser.close());
-  const page = await browser.newPage({ viewport: { width: 1000, height: 1100 } });
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-  const requested = [];
-  page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+  const opened = await openPage(t, { viewport: { width: 1000, height: 1100 } });
+  if (opened.skip) return t.skip(opened.skip);
+  const { page, server, problems, requested } = opened;
   await page.goto(`http://127.0.0.1:${server.address().port}/examples/browser/ocr.html`);
   await page.waitForSelector('body[data-status]', { timeout: 120_000 });
   const [status, text, result] = await page.evaluate(() => [
