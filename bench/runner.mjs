@@ -118,6 +118,10 @@ const stats = (xs) => {
 
 // --------------------------------------------------- one runtime adapter
 // Each adapter: load(bytes) -> session; infer(session) -> array of outputs' data.
+// WNN_BENCH_WASM=FILE runs another build of wnn.wasm (a kernel experiment)
+// instead of dist/wnn.wasm; npm run bench never sets it.
+const WASM = process.env.WNN_BENCH_WASM ? fs.readFileSync(process.env.WNN_BENCH_WASM) : null;
+
 async function adapter() {
   if (runtime === 'wnn') {
     const wnn = await import(pathToFileURL(path.join(ROOT, 'js/wnn.js')).href);
@@ -128,7 +132,7 @@ async function adapter() {
       // The default wasm (dist/wnn.wasm, read and compiled by the first load
       // and cached), as ORT-web reads and compiles its .wasm in its first create.
       async load(bytes) {
-        const model = await wnn.load(bytes);
+        const model = await wnn.load(bytes, WASM ? { wasm: WASM } : undefined);
         const exec = model.createExecutor();
         const names = model.inputs.map((t) => t.name);
         const slot = byName(names);
