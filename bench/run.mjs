@@ -1,11 +1,20 @@
 // `npm run bench`: wnn (dist/wnn.wasm through js/wnn.js) against
 // onnxruntime-web (wasm backend, 1 thread, SIMD build) and onnxruntime-node
-// (native, 1 thread) on the real models of ../shared/models, plus the GEMM
-// microkernel against the machine's SIMD128 peak (bench/kernels/run-wasm.sh).
-// docs/performance.md explains what is measured and how.
+// (native, 1 thread) on the real models of ../shared/models and the
+// torchvision exports of tests/torch/export.py (build/torchvision), plus the
+// GEMM microkernel against the machine's SIMD128 peak
+// (bench/kernels/run-wasm.sh). docs/performance.md explains what is measured
+// and how.
 //
 //   node bench/run.mjs [--models a,b,...] [--runs N] [--warmups N] [--no-gemm]
-//                      [--models-dir DIR] [--out DIR]
+//                      [--models-dir DIR] [--extra-models DIR] [--no-extra-models]
+//                      [--out DIR]
+//
+// --extra-models DIR: every subfolder of DIR with model.onnx and
+// test_data_set_0 joins the models, named tv_<folder> (tv_mobilenet_v2, ...);
+// default build/torchvision when it exists (`npm run bench` runs
+// tests/torch/export.py into it first when it is missing). --models selects
+// from both lists by those names.
 //
 // Needs build/native/wnn (to convert the models), dist/wnn.wasm and the dev
 // dependencies onnxruntime-web and onnxruntime-node (`npm run bench` builds
@@ -26,7 +35,12 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rel = (p) => path.relative(ROOT, p) || '.';
 
 // ------------------------------------------------------------------ options
-const opt = { models: null, runs: 20, warmups: 3, gemm: true, modelsDir: path.resolve(ROOT, '../shared/models'), out: path.join(ROOT, 'bench') };
+const EXTRA_PREFIX = 'tv_';
+const DEFAULT_EXTRA = path.join(ROOT, 'build/torchvision');
+const opt = {
+  models: null, runs: 20, warmups: 3, gemm: true, modelsDir: path.resolve(ROOT, '../shared/models'),
+  extraDir: fs.existsSync(DEFAULT_EXTRA) ? DEFAULT_EXTRA : null, out: path.join(ROOT, 'bench'),
+};
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const [k, inline] = argv[i].split(/=(.*)/s);
@@ -36,9 +50,11 @@ for (let i = 0; i < argv.length; i++) {
   else if (k === '--warmups') opt.warmups = Number(val());
   else if (k === '--no-gemm') opt.gemm = false;
   else if (k === '--models-dir') opt.modelsDir = path.resolve(val());
+  else if (k === '--extra-models') opt.extraDir = path.resolve(val());
+  else if (k === '--no-extra-models') opt.extraDir = null;
   else if (k === '--out') opt.out = path.resolve(val());
   else {
-    console.error(`bench: unknown option '${argv[i]}' (options: --models a,b --runs N --warmups N --no-gemm --models-dir DIR --out DIR)`);
+    console.error(`bench: unknown option '${argv[i]}' (options: --models a,b --runs N --warmups N --no-gemm --models-dir DIR --extra-models DIR --no-extra-models --out DIR)`);
     process.exit(2);
   }
 }
@@ -56,6 +72,10 @@ for (const [file, how] of need) {
   if (!fs.existsSync(file)) { console.error(`bench: ${rel(file)} is missing (${how})`); process.exit(1); }
 }
 if (!fs.existsSync(opt.modelsDir)) { console.error(`bench: ${opt.modelsDir}: no models folder`); process.exit(1); }
+if (opt.extraDir && !fs.existsSync(opt.extraDir)) {
+  console.error(`bench: --extra-models ${opt.extraDir}: no such folder (/usr/bin/python3 tests/torch/export.py DIR writes the torchvision exports there)`);
+  process.exit(1);
+}
 
 const ARTIFACTS = path.join(ROOT, 'build/bench/models');
 fs.mkdirSync(ARTIFACTS, { recursive: true });
@@ -102,17 +122,30 @@ function convert(name, onnx, inputs, dataDir) {
 // Within ONNX's backend-test tolerance of the expected outputs?
 const close = (r, expected) => r.maxAbsDiff !== null && r.maxAbsDiff <= 1e-5 + 1e-3 * expected;
 
-const models = [];
-const dirs = fs.readdirSync(opt.modelsDir)
-  .filter((d) => fs.existsSync(path.join(opt.modelsDir, d, 'model.onnx')) && fs.existsSync(path.join(opt.modelsDir, d, 'test_data_set_0')))
-  .filter((d) => !opt.models || opt.models.includes(d))
-  .sort();
+// The model folders of a directory (with model.onnx and test_data_set_0), as
+// {name, dir, source}: the shared models under their folder names, the
+// extra ones (torchvision exports) under tv_<folder>.
+const modelFolders = (root, prefix, source) => fs.readdirSync(root)
+  .filter((d) => fs.existsSync(path.join(root, d, 'model.onnx')) && fs.existsSync(path.join(root, d, 'test_data_set_0')))
+  .sort()
+  .map((d) => ({ name: prefix + d, dir: path.join(root, d), source }));
+const available = [
+  ...modelFolders(opt.modelsDir, '', rel(opt.modelsDir)),
+  ...(opt.extraDir ? modelFolders(opt.extraDir, EXTRA_PREFIX, `${rel(opt.extraDir)} (tests/torch/export.py)`) : []),
+];
 if (opt.models) {
-  for (const m of opt.models) if (!dirs.includes(m)) { console.error(`bench: no model '${m}' (with model.onnx and test_data_set_0) in ${opt.modelsDir}`); process.exit(2); }
+  for (const m of opt.models) {
+    if (!available.some((a) => a.name === m)) {
+      console.error(`bench: no model '${m}' (with model.onnx and test_data_set_0) in ${opt.modelsDir}` +
+        `${opt.extraDir ? ` or (as ${EXTRA_PREFIX}<folder>) in ${opt.extraDir}` : ''}`);
+      process.exit(2);
+    }
+  }
 }
+const selected = available.filter((a) => !opt.models || opt.models.includes(a.name));
 
-for (const name of dirs) {
-  const dir = path.join(opt.modelsDir, name);
+const models = [];
+for (const { name, dir, source } of selected) {
   const onnx = path.join(dir, 'model.onnx');
   const data = path.join(dir, 'test_data_set_0');
   const inputs = [];
@@ -122,7 +155,7 @@ for (const name of dirs) {
     for (const v of parseTensorProto(fs.readFileSync(path.join(data, `output_${i}.pb`))).data) expectedMax = Math.max(expectedMax, Math.abs(Number(v)));
   }
   const m = {
-    name, onnxBytes: fs.statSync(onnx).size,
+    name, source, onnxBytes: fs.statSync(onnx).size,
     inputs: inputs.map((t) => ({ name: t.name, dtype: t.dtype, shape: t.shape })),
   };
   models.push(m);

@@ -32,11 +32,16 @@ is_root() { [ "$(id -u)" -eq 0 ]; }
 # objects); binaryen gives wasm-opt, wabt gives wasm-objdump.
 # The importer parses ONNX with protobuf-c (C code generated at build time from
 # the onnx.proto in libonnx-dev); libonnx-testdata is the ONNX conformance
-# suite; chromium runs the browser example headless.
+# suite; chromium runs the browser example headless. tests/torch/export.py
+# (the torchvision exports that tests/js/torchvision.test.mjs and the bench
+# use) runs /usr/bin/python3 with python3-torch, python3-torchvision,
+# python3-onnx (onnx.numpy_helper writes the test data) and python3-skimage
+# (its sample photographs are the inputs); none of their recommends is needed.
 PACKAGES=(
   cmake ninja-build clang lld lld-14 llvm-14 wasi-libc libclang-rt-14-dev-wasm32
   emscripten binaryen wabt libcjson-dev libdlpack-dev dpkg-dev gzip nodejs npm
   libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata chromium
+  python3-torch python3-torchvision python3-onnx python3-skimage
 )
 
 pkg_installed() {
