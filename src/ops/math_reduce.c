@@ -1,27 +1,29 @@
 /*
  * Reductions, opset 18 form: ReduceSum, ReduceMean, ReduceMax, ReduceMin,
- * ReduceProd, ReduceSumSquare, ReduceL1, ReduceL2, ReduceLogSumExp over the
- * axes of optional input 1 (int64, constant), with keepdims (1) and
- * noop_with_empty_axes (0); and ArgMax, ArgMin (axis, keepdims,
+ * ReduceProd, ReduceSumSquare, ReduceL1, ReduceL2, ReduceLogSumExp,
+ * ReduceLogSum (log of the sum) over the axes of optional input 1 (int64,
+ * constant), with keepdims (1) and noop_with_empty_axes (0); and ArgMax,
+ * ArgMin (axis, keepdims,
  * select_last_index; int64 output). float32; int32 and int64 too for
  * ReduceSum, ReduceMax, ReduceMin, ReduceProd (wrapping like Add and Mul) and
  * for ArgMax, ArgMin.
  *
  * An empty reduction gives the fold's identity: 0 for sums, 1 for Prod,
- * -inf for Max and LogSumExp, +inf for Min, NaN for Mean (0 / 0); for
+ * -inf for Max, LogSumExp and LogSum, +inf for Min, NaN for Mean (0 / 0); for
  * integers the type's lowest (Max) and highest (Min) values.
  */
 #include <math.h>
 #include <string.h>
 
-#include "ops/math_internal.h"
+#include "ops/more_internal.h" /* math_internal.h and WNN_RED_LOGSUM */
 
 WNN_PARAMS_FIT(wnn_reduce_params);
 WNN_PARAMS_FIT(wnn_argreduce_params);
 
 static const char *const RED_NAMES[] = {"ReduceSum", "ReduceMean", "ReduceMax",
                                         "ReduceMin", "ReduceProd", "ReduceSumSquare",
-                                        "ReduceL1",  "ReduceL2",   "ReduceLogSumExp"};
+                                        "ReduceL1",  "ReduceL2",   "ReduceLogSumExp",
+                                        "ReduceLogSum"};
 
 /* Reads the axes input (1) into reduced[]; *none when it is omitted or empty. */
 static wnn_status read_axes(wnn_prepare_ctx *ctx, const char *op, int rank, bool *reduced,
@@ -118,7 +120,8 @@ static wnn_status reduce_prepare(wnn_prepare_ctx *ctx, int red) {
   }
   static const int KERNEL_OP[] = {WNN_REDUCE_SUM,    WNN_REDUCE_SUM,    WNN_REDUCE_MAX,
                                   WNN_REDUCE_MIN,    WNN_REDUCE_PROD,   WNN_REDUCE_SUMSQ,
-                                  WNN_REDUCE_ABSSUM, WNN_REDUCE_SUMSQ,  WNN_REDUCE_EXPSUM};
+                                  WNN_REDUCE_ABSSUM, WNN_REDUCE_SUMSQ,  WNN_REDUCE_EXPSUM,
+                                  WNN_REDUCE_SUM};
   p->fn = wnn_select_f32_reduce(ctx->kernels, KERNEL_OP[red]);
   p->max_fn = wnn_select_f32_reduce(ctx->kernels, WNN_REDUCE_MAX);
   return WNN_OK;
@@ -152,6 +155,7 @@ static float reduce_one(const wnn_reduce_params *p, const float *x) {
     case WNN_RED_PROD: return fold(p, p->fn, x, 1.0f, 0.0f);
     case WNN_RED_MEAN: return fold(p, p->fn, x, 0.0f, 0.0f) / (float)p->count;
     case WNN_RED_L2: return sqrtf(fold(p, p->fn, x, 0.0f, 0.0f));
+    case WNN_RED_LOGSUM: return logf(fold(p, p->fn, x, 0.0f, 0.0f));
     case WNN_RED_LOGSUMEXP: {
       const float m = fold(p, p->max_fn, x, -INFINITY, 0.0f);
       if (!isfinite(m)) return m; /* empty or all -inf: -inf; any +inf: +inf; NaN */
@@ -230,6 +234,7 @@ REDUCE_OP(reducesumsquare, WNN_RED_SUMSQUARE)
 REDUCE_OP(reducel1, WNN_RED_L1)
 REDUCE_OP(reducel2, WNN_RED_L2)
 REDUCE_OP(reducelogsumexp, WNN_RED_LOGSUMEXP)
+REDUCE_OP(reducelogsum, WNN_RED_LOGSUM)
 
 /* ------------------------------------------------------- ArgMax, ArgMin */
 

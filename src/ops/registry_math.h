@@ -13,6 +13,12 @@ static const char *const gelu_attrs[] = {"approximate", NULL};
 static const char *const isinf_attrs[] = {"detect_negative", "detect_positive", NULL};
 static const char *const argreduce_attrs[] = {"axis", "keepdims", "select_last_index", NULL};
 static const char *const reduce_attrs[] = {"keepdims", "noop_with_empty_axes", NULL};
+static const char *const cumsum_attrs[] = {"exclusive", "reverse", NULL};
+static const char *const shrink_attrs[] = {"bias", "lambd", NULL};
+static const char *const eyelike_attrs[] = {"dtype", "k", NULL};
+static const char *const quantizelinear_attrs[] = {"axis", "block_size", "output_dtype",
+                                                   "saturate", NULL};
+static const char *const dequantizelinear_attrs[] = {"axis", "block_size", NULL};
 
 #define exp_attrs no_attrs
 #define log_attrs no_attrs
@@ -67,6 +73,39 @@ static const char *const reduce_attrs[] = {"keepdims", "noop_with_empty_axes", N
 #define round_attrs no_attrs
 #define isnan_attrs no_attrs
 #define isinf_attrs isinf_attrs
+#define reducelogsum_attrs reduce_attrs
+#define hardmax_attrs math_axis_attrs
+#define thresholdedrelu_attrs alpha_attrs
+#define celu_attrs alpha_attrs
+#define tan_attrs no_attrs
+#define acos_attrs no_attrs
+#define acosh_attrs no_attrs
+#define asin_attrs no_attrs
+#define asinh_attrs no_attrs
+#define atan_attrs no_attrs
+#define atanh_attrs no_attrs
+#define cosh_attrs no_attrs
+#define sinh_attrs no_attrs
+#define dynamicquantizelinear_attrs no_attrs
+static const char *const window_attrs[] = {"output_datatype", "periodic", NULL};
+static const char *const bitshift_attrs[] = {"direction", NULL};
+static const char *const mvn_attrs[] = {"axes", NULL};
+static const char *const reversesequence_attrs[] = {"batch_axis", "time_axis", NULL};
+#define hannwindow_attrs window_attrs
+#define hammingwindow_attrs window_attrs
+#define blackmanwindow_attrs window_attrs
+#define det_attrs no_attrs
+#define meanvariancenormalization_attrs mvn_attrs
+#define compress_attrs math_axis_attrs
+static const char *const dft_attrs[] = {"axis", "inverse", "onesided", NULL};
+static const char *const stft_attrs[] = {"onesided", NULL};
+static const char *const qconv_attrs[] = {"auto_pad", "dilations", "group", "kernel_shape",
+                                          "pads", "strides", NULL};
+#define matmulinteger_attrs no_attrs
+#define qlinearmatmul_attrs no_attrs
+#define convinteger_attrs qconv_attrs
+#define qlinearconv_attrs qconv_attrs
+static const char *const melweightmatrix_attrs[] = {"output_datatype", NULL};
 
 /* flags, min_inputs, max_inputs, min_outputs, max_outputs */
 #define SPEC_exp 0, 1, 1, 1, 1
@@ -122,6 +161,40 @@ static const char *const reduce_attrs[] = {"keepdims", "noop_with_empty_axes", N
 #define SPEC_round 0, 1, 1, 1, 1
 #define SPEC_isnan 0, 1, 1, 1, 1
 #define SPEC_isinf 0, 1, 1, 1, 1
+#define SPEC_reducelogsum 0, 1, 2, 1, 1
+#define SPEC_cumsum 0, 2, 2, 1, 1
+#define SPEC_hardmax 0, 1, 1, 1, 1
+#define SPEC_thresholdedrelu 0, 1, 1, 1, 1
+#define SPEC_shrink 0, 1, 1, 1, 1
+#define SPEC_celu 0, 1, 1, 1, 1
+#define SPEC_tan 0, 1, 1, 1, 1
+#define SPEC_acos 0, 1, 1, 1, 1
+#define SPEC_acosh 0, 1, 1, 1, 1
+#define SPEC_asin 0, 1, 1, 1, 1
+#define SPEC_asinh 0, 1, 1, 1, 1
+#define SPEC_atan 0, 1, 1, 1, 1
+#define SPEC_atanh 0, 1, 1, 1, 1
+#define SPEC_cosh 0, 1, 1, 1, 1
+#define SPEC_sinh 0, 1, 1, 1, 1
+#define SPEC_eyelike 0, 1, 1, 1, 1
+#define SPEC_quantizelinear 0, 2, 3, 1, 1
+#define SPEC_dequantizelinear 0, 2, 3, 1, 1
+#define SPEC_dynamicquantizelinear 0, 1, 1, 3, 3
+#define SPEC_hannwindow 0, 1, 1, 1, 1
+#define SPEC_hammingwindow 0, 1, 1, 1, 1
+#define SPEC_blackmanwindow 0, 1, 1, 1, 1
+#define SPEC_det 0, 1, 1, 1, 1
+#define SPEC_bitshift 0, 2, 2, 1, 1
+#define SPEC_meanvariancenormalization 0, 1, 1, 1, 1
+#define SPEC_compress 0, 2, 2, 1, 1
+#define SPEC_reversesequence 0, 2, 2, 1, 1
+#define SPEC_dft 0, 1, 3, 1, 1
+#define SPEC_stft 0, 2, 4, 1, 1
+#define SPEC_matmulinteger 0, 2, 4, 1, 1
+#define SPEC_qlinearmatmul 0, 8, 8, 1, 1
+#define SPEC_convinteger 0, 2, 4, 1, 1
+#define SPEC_qlinearconv 0, 8, 9, 1, 1
+#define SPEC_melweightmatrix 0, 5, 5, 1, 1
 
 #define RUN_exp wnn_exp_run
 #define RUN_log wnn_log_run
@@ -176,6 +249,40 @@ static const char *const reduce_attrs[] = {"keepdims", "noop_with_empty_axes", N
 #define RUN_round wnn_round_run
 #define RUN_isnan wnn_isnan_run
 #define RUN_isinf wnn_isinf_run
+#define RUN_reducelogsum wnn_reducelogsum_run
+#define RUN_cumsum wnn_cumsum_run
+#define RUN_hardmax wnn_hardmax_run
+#define RUN_thresholdedrelu wnn_thresholdedrelu_run
+#define RUN_shrink wnn_shrink_run
+#define RUN_celu wnn_celu_run
+#define RUN_tan wnn_tan_run
+#define RUN_acos wnn_acos_run
+#define RUN_acosh wnn_acosh_run
+#define RUN_asin wnn_asin_run
+#define RUN_asinh wnn_asinh_run
+#define RUN_atan wnn_atan_run
+#define RUN_atanh wnn_atanh_run
+#define RUN_cosh wnn_cosh_run
+#define RUN_sinh wnn_sinh_run
+#define RUN_eyelike wnn_eyelike_run
+#define RUN_quantizelinear wnn_quantizelinear_run
+#define RUN_dequantizelinear wnn_dequantizelinear_run
+#define RUN_dynamicquantizelinear wnn_dynamicquantizelinear_run
+#define RUN_hannwindow wnn_hannwindow_run
+#define RUN_hammingwindow wnn_hammingwindow_run
+#define RUN_blackmanwindow wnn_blackmanwindow_run
+#define RUN_det wnn_det_run
+#define RUN_bitshift wnn_bitshift_run
+#define RUN_meanvariancenormalization wnn_meanvariancenormalization_run
+#define RUN_compress wnn_compress_run
+#define RUN_reversesequence wnn_reversesequence_run
+#define RUN_dft wnn_dft_run
+#define RUN_stft wnn_stft_run
+#define RUN_matmulinteger wnn_matmulinteger_run
+#define RUN_qlinearmatmul wnn_qlinearmatmul_run
+#define RUN_convinteger wnn_convinteger_run
+#define RUN_qlinearconv wnn_qlinearconv_run
+#define RUN_melweightmatrix wnn_melweightmatrix_run
 
 #ifdef WNN_WITH_REFERENCE
 #define REF_exp wnn_ref_exp
@@ -231,4 +338,40 @@ static const char *const reduce_attrs[] = {"keepdims", "noop_with_empty_axes", N
 #define REF_round wnn_ref_round
 #define REF_isnan wnn_ref_isnan
 #define REF_isinf wnn_ref_isinf
+/* The references of math_more.c and ReduceLogSum (src/ref/ref_more.c). */
+#include "ops/more_internal.h"
+#define REF_reducelogsum wnn_ref_reducelogsum
+#define REF_cumsum wnn_ref_cumsum
+#define REF_hardmax wnn_ref_hardmax
+#define REF_thresholdedrelu wnn_ref_thresholdedrelu
+#define REF_shrink wnn_ref_shrink
+#define REF_celu wnn_ref_celu
+#define REF_tan wnn_ref_tan
+#define REF_acos wnn_ref_acos
+#define REF_acosh wnn_ref_acosh
+#define REF_asin wnn_ref_asin
+#define REF_asinh wnn_ref_asinh
+#define REF_atan wnn_ref_atan
+#define REF_atanh wnn_ref_atanh
+#define REF_cosh wnn_ref_cosh
+#define REF_sinh wnn_ref_sinh
+#define REF_eyelike wnn_ref_eyelike
+#define REF_quantizelinear wnn_ref_quantizelinear
+#define REF_dequantizelinear wnn_ref_dequantizelinear
+#define REF_dynamicquantizelinear wnn_ref_dynamicquantizelinear
+#define REF_hannwindow wnn_ref_hannwindow
+#define REF_hammingwindow wnn_ref_hammingwindow
+#define REF_blackmanwindow wnn_ref_blackmanwindow
+#define REF_det wnn_ref_det
+#define REF_bitshift wnn_ref_bitshift
+#define REF_meanvariancenormalization wnn_ref_meanvariancenormalization
+#define REF_compress wnn_ref_compress
+#define REF_reversesequence wnn_ref_reversesequence
+#define REF_dft wnn_ref_dft
+#define REF_stft wnn_ref_stft
+#define REF_matmulinteger wnn_ref_matmulinteger
+#define REF_qlinearmatmul wnn_ref_qlinearmatmul
+#define REF_convinteger wnn_ref_convinteger
+#define REF_qlinearconv wnn_ref_qlinearconv
+#define REF_melweightmatrix wnn_ref_melweightmatrix
 #endif

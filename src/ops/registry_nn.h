@@ -6,6 +6,7 @@
  * The references are declared in src/ops/nn_internal.h. */
 #ifdef WNN_WITH_REFERENCE
 #include "ops/nn_internal.h"
+#include "ops/more_internal.h" /* the references of the loss ops, RNN, RoiAlign */
 #endif
 
 static const char *const batchnormalization_attrs[] = {"epsilon", "momentum", "training_mode",
@@ -30,6 +31,14 @@ static const char *const resize_attrs[] = {"antialias",
 static const char *const maxunpool_attrs[] = {"kernel_shape", "pads", "strides", NULL};
 static const char *const einsum_attrs[] = {"equation", NULL};
 static const char *const gridsample_attrs[] = {"align_corners", "mode", "padding_mode", NULL};
+static const char *const loss_attrs[] = {"ignore_index", "reduction", NULL};
+#define negativeloglikelihoodloss_attrs loss_attrs
+#define softmaxcrossentropyloss_attrs loss_attrs
+static const char *const roialign_attrs[] = {"coordinate_transformation_mode", "mode",
+                                             "output_height", "output_width", "sampling_ratio",
+                                             "spatial_scale", NULL};
+static const char *const rnn_attrs[] = {"activation_alpha", "activation_beta", "activations",
+                                        "clip", "direction", "hidden_size", "layout", NULL};
 /* activation_alpha and activation_beta are accepted and unused: the
  * supported activations (Sigmoid, Tanh, Relu) take no parameters. */
 static const char *const lstm_attrs[] = {"activation_alpha", "activation_beta", "activations",
@@ -52,6 +61,11 @@ static const char *const gru_attrs[] = {"activation_alpha", "activation_beta", "
 #define SPEC_gridsample 0, 2, 2, 1, 1
 #define SPEC_maxunpool 0, 2, 3, 1, 1
 #define SPEC_einsum 0, 1, WNN_MAX_IO, 1, 1
+#define SPEC_negativeloglikelihoodloss 0, 2, 3, 1, 1
+/* SoftmaxCrossEntropyLoss's second output is its optional log_prob. */
+#define SPEC_softmaxcrossentropyloss 0, 2, 3, 1, 2
+#define SPEC_rnn 0, 3, 6, 1, 2
+#define SPEC_roialign 0, 3, 3, 1, 1
 
 #define RUN_batchnormalization wnn_batchnormalization_run
 #define RUN_instancenormalization wnn_instancenormalization_run
@@ -65,6 +79,10 @@ static const char *const gru_attrs[] = {"activation_alpha", "activation_beta", "
 #define RUN_gridsample wnn_gridsample_run
 #define RUN_maxunpool wnn_maxunpool_run
 #define RUN_einsum wnn_einsum_run
+#define RUN_negativeloglikelihoodloss wnn_negativeloglikelihoodloss_run
+#define RUN_softmaxcrossentropyloss wnn_softmaxcrossentropyloss_run
+#define RUN_rnn wnn_rnn_run
+#define RUN_roialign wnn_roialign_run
 
 #ifdef WNN_WITH_REFERENCE
 #define REF_batchnormalization wnn_ref_batchnormalization
@@ -79,4 +97,8 @@ static const char *const gru_attrs[] = {"activation_alpha", "activation_beta", "
 #define REF_gridsample wnn_ref_gridsample
 #define REF_maxunpool wnn_ref_maxunpool
 #define REF_einsum wnn_ref_einsum
+#define REF_negativeloglikelihoodloss wnn_ref_negativeloglikelihoodloss
+#define REF_softmaxcrossentropyloss wnn_ref_softmaxcrossentropyloss
+#define REF_rnn wnn_ref_rnn
+#define REF_roialign wnn_ref_roialign
 #endif

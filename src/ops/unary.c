@@ -1,6 +1,8 @@
 /* Relu, Sigmoid and Clip (ONNX opset 13), and the element-wise math and
  * activation ops of ops_math.inc (Exp ... Gelu; latest opset <= 21), float32
- * (Neg, Abs and Sign also int32 and int64). */
+ * (Neg, Abs and Sign also int32 and int64; Clip also int8, uint8, int32 and
+ * int64). */
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <string.h>
 
@@ -65,9 +67,68 @@ static wnn_status clip_bound(wnn_prepare_ctx *ctx, int i, const char *name, floa
   return WNN_OK;
 }
 
+static bool clip_int_dtype(wnn_dtype dt) {
+  return dt == WNN_DTYPE_I8 || dt == WNN_DTYPE_U8 || dt == WNN_DTYPE_I32 || dt == WNN_DTYPE_I64;
+}
+
+/* Integer Clip (opset 13): the bounds are optional inputs of X's dtype (the
+ * opset-6 float attributes do not apply); run reads them and picks the loop
+ * by X's dtype (fn stays NULL). */
+static wnn_status clip_int_prepare(wnn_prepare_ctx *ctx) {
+  static const char OP[] = "Clip";
+  wnn_unary_params *p = ctx->params;
+  const wnn_tdesc *x = &ctx->inputs[0];
+  wnn_status st;
+  static const char *const names[3] = {"input", "min", "max"};
+  for (int i = 1; i <= 2; i++) {
+    if (ctx->attrs && cJSON_GetObjectItemCaseSensitive(ctx->attrs, names[i]))
+      return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE,
+                         "%s: attribute '%s' applies to float32 input only (input 0 is %s)", OP,
+                         names[i], wnn_dtype_name(x->dtype));
+    bool *from = i == 1 ? &p->min_input : &p->max_input;
+    *from = wnn_has_input(ctx, i);
+    if (!*from) continue;
+    if ((st = wnn_expect_dtype(ctx, OP, i, names[i], x->dtype))) return st;
+    const wnn_tdesc *t = &ctx->inputs[i];
+    if (wnn_shape_numel(t->ndim, t->dims) != 1)
+      return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input %d (%s) must be a scalar", OP, i,
+                         names[i]);
+  }
+  p->fn = NULL;
+  return wnn_set_output(ctx, OP, 0, x->dtype, x->ndim, x->dims);
+}
+
+#define CLIP_INT(T, LOWEST, HIGHEST)                                                      \
+  do {                                                                                   \
+    const T *x = ctx->inputs[0].data;                                                    \
+    T *y = ctx->outputs[0].data;                                                         \
+    T lo = LOWEST, hi = HIGHEST;                                                         \
+    if (p->min_input && ctx->inputs[1].data) lo = *(const T *)ctx->inputs[1].data;       \
+    if (p->max_input && ctx->num_inputs > 2 && ctx->inputs[2].data)                      \
+      hi = *(const T *)ctx->inputs[2].data;                                              \
+    for (size_t i = 0; i < n; i++) {                                                     \
+      const T v = x[i];                                                                  \
+      y[i] = v < lo ? lo : (v > hi ? hi : v);                                            \
+    }                                                                                    \
+  } while (0)
+
+static wnn_status clip_int_run(const wnn_run_ctx *ctx) {
+  const wnn_unary_params *p = ctx->params;
+  const wnn_tensor *xt = &ctx->inputs[0];
+  const size_t n = (size_t)wnn_shape_numel(xt->ndim, xt->dims);
+  switch (xt->dtype) {
+    case WNN_DTYPE_I8: CLIP_INT(int8_t, INT8_MIN, INT8_MAX); break;
+    case WNN_DTYPE_U8: CLIP_INT(uint8_t, 0, UINT8_MAX); break;
+    case WNN_DTYPE_I32: CLIP_INT(int32_t, INT32_MIN, INT32_MAX); break;
+    default: CLIP_INT(int64_t, INT64_MIN, INT64_MAX); break;
+  }
+  return WNN_OK;
+}
+
 wnn_status wnn_clip_prepare(wnn_prepare_ctx *ctx) {
   wnn_unary_params *p = ctx->params;
   wnn_status st;
+  if (clip_int_dtype(ctx->inputs[0].dtype)) return clip_int_prepare(ctx);
   if ((st = unary_prepare(ctx, "Clip", WNN_UNARY_CLAMP))) return st;
   if ((st = clip_bound(ctx, 1, "min", -INFINITY, &p->bounds.min, &p->min_input))) return st;
   if ((st = clip_bound(ctx, 2, "max", INFINITY, &p->bounds.max, &p->max_input))) return st;
@@ -76,6 +137,7 @@ wnn_status wnn_clip_prepare(wnn_prepare_ctx *ctx) {
 
 wnn_status wnn_clip_run(const wnn_run_ctx *ctx) {
   const wnn_unary_params *p = ctx->params;
+  if (!p->fn) return clip_int_run(ctx);
   wnn_f32_unary_params bounds = p->bounds;
   /* The bounds inputs need not be constants: read them now. */
   if (p->min_input && ctx->inputs[1].data) bounds.min = *(const float *)ctx->inputs[1].data;
