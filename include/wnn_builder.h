@@ -43,6 +43,17 @@ wnn_status wnn_builder_add_node(wnn_builder *builder, const char *op_type, const
                                 const int *inputs, int num_inputs, const char *attrs_json,
                                 int num_outputs, int *outputs);
 
+/* Gives node `node` (nodes are numbered from 0 in order of add_node calls)
+ * `count` guards, replacing any it had: it will run only if, for every k,
+ * value values[k] is nonzero when expect[k] is 1 and zero when expect[k] is 0
+ * (docs/format.md, "when"). Each value holds one element of bool, uint8, int8,
+ * int32, int64 or float32 and is an input, a param or the output of an earlier
+ * node; at most 8 guards (the If nesting depth). A node that does not run
+ * leaves its outputs unwritten: only a Where that selects the other branch may
+ * read them. An artifact with guards sets the GUARDS required feature bit. */
+wnn_status wnn_builder_set_node_guards(wnn_builder *builder, int node, int count,
+                                       const int *values, const int *expect);
+
 /* Marks a value as a graph output named `name` (copied), in order of calls. */
 wnn_status wnn_builder_add_output(wnn_builder *builder, int value, const char *name);
 

@@ -29,6 +29,8 @@ typedef struct bvalue {
   int producer;     /* node index, or -1 */
   int first, last;
   size_t offset;    /* arena offset, or weights offset for params */
+  unsigned codec;   /* PARAM: WNN_CODEC_RAW, or WNN_CODEC_FILL when finish finds
+                       every element equal (WEIGHTS then stores one element) */
 } bvalue;
 
 typedef struct bnode {
@@ -38,6 +40,9 @@ typedef struct bnode {
   int inputs[WNN_MAX_IO], outputs[WNN_MAX_IO];
   cJSON *attrs;     /* NULL when none */
   size_t scratch_bytes, scratch_offset;
+  int num_guards;   /* "when" (wnn_builder_set_node_guards) */
+  int guards[WNN_MAX_GUARDS];
+  int guard_expect[WNN_MAX_GUARDS];
 } bnode;
 
 struct wnn_builder {
@@ -319,6 +324,45 @@ wnn_status wnn_builder_add_node(wnn_builder *b, const char *op_type, const char 
   return WNN_OK;
 }
 
+wnn_status wnn_builder_set_node_guards(wnn_builder *b, int node, int count, const int *values,
+                                       const int *expect) {
+  wnn_clear_error();
+  if (!b || (count && (!values || !expect)))
+    return fail(WNN_ERR_INVALID_ARGUMENT, "set_node_guards: NULL argument");
+  if (node < 0 || node >= b->num_nodes)
+    return fail(WNN_ERR_OUT_OF_RANGE, "set_node_guards: node %d does not exist (%d nodes)", node,
+                b->num_nodes);
+  bnode *n = &b->nodes[node];
+  if (count < 0 || count > WNN_MAX_GUARDS)
+    return fail(WNN_ERR_INVALID_ARGUMENT, "set_node_guards: node %d (%s): %d guards; at most %d",
+                node, n->op->name, count, WNN_MAX_GUARDS);
+  for (int k = 0; k < count; k++) {
+    int v = values[k];
+    if (v < 0 || v >= b->num_values)
+      return fail(WNN_ERR_OUT_OF_RANGE, "set_node_guards: node %d (%s): guard %d is value %d, which does not exist",
+                  node, n->op->name, k, v);
+    const bvalue *x = &b->values[v];
+    if (x->producer >= node)
+      return fail(WNN_ERR_INVALID_ARGUMENT,
+                  "set_node_guards: node %d (%s): guard %d is value %d, produced by node %d, not before it",
+                  node, n->op->name, k, v, x->producer);
+    if (x->dtype == WNN_DTYPE_F16 || x->nbytes != wnn_dtype_size(x->dtype))
+      return fail(WNN_ERR_INVALID_ARGUMENT,
+                  "set_node_guards: node %d (%s): guard %d is value %d (%s, %zu bytes); a guard is "
+                  "one element of bool, uint8, int8, int32, int64 or float32",
+                  node, n->op->name, k, v, wnn_dtype_name(x->dtype), x->nbytes);
+    if (expect[k] != 0 && expect[k] != 1)
+      return fail(WNN_ERR_INVALID_ARGUMENT, "set_node_guards: node %d (%s): guard %d expects %d, not 0 or 1",
+                  node, n->op->name, k, expect[k]);
+  }
+  n->num_guards = count;
+  for (int k = 0; k < count; k++) {
+    n->guards[k] = values[k];
+    n->guard_expect[k] = expect[k];
+  }
+  return WNN_OK;
+}
+
 wnn_status wnn_builder_add_output(wnn_builder *b, int value, const char *name) {
   wnn_clear_error();
   if (!b || !name) return fail(WNN_ERR_INVALID_ARGUMENT, "add_output: NULL argument");
@@ -355,6 +399,11 @@ static wnn_status plan(wnn_builder *b, size_t *arena_bytes) {
     for (int k = 0; k < b->nodes[i].num_inputs; k++) {
       int v = b->nodes[i].inputs[k];
       if (v >= 0 && b->values[b->values[v].root].last < i) b->values[b->values[v].root].last = i;
+    }
+  for (int i = 0; i < b->num_nodes; i++) /* guards are read too */
+    for (int k = 0; k < b->nodes[i].num_guards; k++) {
+      bvalue *root = &b->values[b->values[b->nodes[i].guards[k]].root];
+      if (root->last < i) root->last = i;
     }
   for (int i = 0; i < b->num_values; i++) {
     bvalue *v = &b->values[i], *root = &b->values[v->root];
@@ -444,6 +493,24 @@ static const char *kind_name(wnn_value_kind k) {
   return "";
 }
 
+/* A param of at least this many bytes whose elements are all bytewise equal is
+ * written as a FILL (docs/format.md): one element in WEIGHTS. Smaller ones stay
+ * raw: the saving would not pay for the entry in the fill block. */
+#define FILL_MIN_BYTES 64
+
+static unsigned param_codec(const bvalue *v) {
+  size_t esize = wnn_dtype_size(v->dtype);
+  if (v->nbytes < FILL_MIN_BYTES) return WNN_CODEC_RAW;
+  /* Equal to itself shifted by one element: every element is the first. */
+  const uint8_t *p = v->data;
+  return memcmp(p, p + esize, v->nbytes - esize) ? WNN_CODEC_RAW : WNN_CODEC_FILL;
+}
+
+/* Bytes of a param in WEIGHTS. */
+static size_t stored_bytes(const bvalue *v) {
+  return v->codec == WNN_CODEC_FILL ? wnn_dtype_size(v->dtype) : v->nbytes;
+}
+
 /* The GRAPH JSON; NULL when out of memory. Weights offsets are set already. */
 static cJSON *graph_json(const wnn_builder *b, size_t arena_bytes) {
   cJSON *g = cJSON_CreateObject();
@@ -460,8 +527,8 @@ static cJSON *graph_json(const wnn_builder *b, size_t arena_bytes) {
     if (v->kind == WNN_VALUE_ALIAS) ok = ok && cJSON_AddNumberToObject(o, "of", v->root);
     else ok = ok && cJSON_AddNumberToObject(o, "offset", (double)v->offset);
     if (v->kind == WNN_VALUE_PARAM) {
-      ok = ok && cJSON_AddNumberToObject(o, "nbytes", (double)v->nbytes);
-      ok = ok && cJSON_AddNumberToObject(o, "codec", WNN_CODEC_RAW);
+      ok = ok && cJSON_AddNumberToObject(o, "nbytes", (double)stored_bytes(v));
+      ok = ok && cJSON_AddNumberToObject(o, "codec", v->codec);
     }
   }
   ok = ok && put(g, "inputs", ints_json(b->inputs, b->num_inputs));
@@ -477,6 +544,14 @@ static cJSON *graph_json(const wnn_builder *b, size_t arena_bytes) {
     ok = ok && put(o, "inputs", ints_json(n->inputs, n->num_inputs));
     ok = ok && put(o, "outputs", ints_json(n->outputs, n->num_outputs));
     if (ok && n->attrs) ok = put(o, "attrs", cJSON_Duplicate(n->attrs, 1));
+    if (ok && n->num_guards) {
+      cJSON *when = cJSON_CreateArray();
+      ok = put(o, "when", when);
+      for (int k = 0; ok && k < n->num_guards; k++) {
+        int pair[2] = {n->guards[k], n->guard_expect[k]};
+        ok = push(when, ints_json(pair, 2));
+      }
+    }
     if (ok && n->scratch_bytes) {
       ok = cJSON_AddNumberToObject(o, "scratch_offset", (double)n->scratch_offset) != NULL;
       ok = ok && cJSON_AddNumberToObject(o, "scratch_bytes", (double)n->scratch_bytes);
@@ -542,12 +617,13 @@ static cJSON *metadata_json(const wnn_builder *b, size_t arena_bytes, size_t wei
 
 static size_t align_up(size_t x) { return (x + WNN_SECTION_ALIGN - 1) & ~(size_t)(WNN_SECTION_ALIGN - 1); }
 
-/* Gathers every param into one weights blob at its planned offset. */
+/* Gathers every param's stored bytes into one weights blob at its planned
+ * offset. */
 static uint8_t *weights_blob(const wnn_builder *b, size_t weights_bytes) {
   uint8_t *w = wnn_calloc(&b->alloc, 1, weights_bytes, 64);
   for (int v = 0; w && v < b->num_values; v++)
     if (b->values[v].kind == WNN_VALUE_PARAM && b->values[v].nbytes)
-      memcpy(w + b->values[v].offset, b->values[v].data, b->values[v].nbytes);
+      memcpy(w + b->values[v].offset, b->values[v].data, stored_bytes(&b->values[v]));
   return w;
 }
 
@@ -558,14 +634,21 @@ wnn_status wnn_builder_finish(wnn_builder *b, void **data, size_t *size) {
   size_t arena_bytes = 0, weights_bytes = 0;
   wnn_status st = plan(b, &arena_bytes);
   if (st) return st;
+  wnn_fill_layout fills = {0}; /* what the loader materializes for FILL params */
   for (int i = 0; i < b->num_values; i++)
     if (b->values[i].kind == WNN_VALUE_PARAM) {
-      b->values[i].offset = weights_bytes;
-      weights_bytes = align_up(weights_bytes + b->values[i].nbytes);
+      bvalue *v = &b->values[i];
+      v->codec = param_codec(v);
+      if (v->codec == WNN_CODEC_FILL)
+        wnn_fill_layout_add(&fills, wnn_dtype_size(v->dtype), v->data, v->nbytes);
+      v->offset = weights_bytes;
+      weights_bytes = align_up(weights_bytes + stored_bytes(v));
     }
+  size_t fill_bytes = wnn_fill_layout_finish(&fills);
 
   wnn_json_begin(&b->alloc);
-  cJSON *g = graph_json(b, arena_bytes), *m = metadata_json(b, arena_bytes, weights_bytes);
+  cJSON *g = graph_json(b, arena_bytes);
+  cJSON *m = metadata_json(b, arena_bytes, weights_bytes + fill_bytes);
   char *gs = g ? cJSON_PrintUnformatted(g) : NULL, *ms = m ? cJSON_PrintUnformatted(m) : NULL;
   uint8_t *weights = weights_bytes ? weights_blob(b, weights_bytes) : NULL;
   uint8_t *buf = NULL;
@@ -574,6 +657,12 @@ wnn_status wnn_builder_finish(wnn_builder *b, void **data, size_t *size) {
                                {WNN_SECTION_METADATA, ms, strlen(ms)},
                                {WNN_SECTION_WEIGHTS, weights, weights_bytes}};
     buf = wnn_container_write(&b->alloc, sec, weights_bytes ? 3 : 2, size);
+  }
+  int guarded = 0;
+  for (int i = 0; i < b->num_nodes; i++) guarded |= b->nodes[i].num_guards > 0;
+  if (buf && guarded) { /* a reader that ignored "when" would run untaken branches */
+    wnn_wr64(buf + 24, wnn_rd64(buf + 24) | WNN_FEATURE_GUARDS);
+    wnn_container_reseal(buf);
   }
   wnn_free(&b->alloc, weights, weights_bytes, 64);
   cJSON_free(gs);

@@ -66,6 +66,24 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, void **artifact, si
     }
     for (int k = 0; k < n->num_outputs; k++)
       if (n->outputs[k] >= 0) map[n->outputs[k]] = outs[k];
+    if (n->num_guards) {
+      int gv[WNN_MAX_GUARDS], ge[WNN_MAX_GUARDS];
+      for (int k = 0; !st && k < n->num_guards; k++) {
+        int v = n->guards[k];
+        if (map[v] < 0 && g->values[v].data) st = param(g, b, v, map);
+        else if (map[v] < 0)
+          st = wnn_ir_node_fail(g, n, WNN_ERR_MALFORMED, false, "guard '%s' has no producer",
+                                g->values[v].name);
+        gv[k] = map[v];
+        ge[k] = n->guard_expect[k];
+      }
+      if (st) break;
+      st = wnn_builder_set_node_guards(b, nodes, n->num_guards, gv, ge);
+      if (st) {
+        wnn_ir_node_fail(g, n, st, false, "%s", wnn_last_error());
+        break;
+      }
+    }
     nodes++;
   }
   for (int k = 0; !st && k < g->num_outputs; k++) {

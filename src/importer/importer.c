@@ -1,52 +1,101 @@
-/* The ONNX importer's driver (importer.h): read, one forward sweep (shape
- * rewrites, BatchNormalization folding, inference, constant folding), then
- * activation fusion, dead-code elimination and emission. */
+/* The ONNX importer's driver (importer.h): read, one forward sweep (If
+ * inlining, shape rewrites, BatchNormalization folding, inference, constant
+ * folding), then activation fusion, dead-code elimination and emission; all
+ * of it again when a branch of a run-time If must be left out. */
 #include "importer/importer.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "importer/ir.h"
 #include "importer/legacy.h"
 #include "importer/onnx_read.h"
 #include "importer/passes.h"
+#include "ops/op_internal.h"
 #include "runtime/alloc.h"
 
-/* If with a constant condition: the branch it selects replaces it. The
- * runtime has no control flow, so any other If is unsupported. *done says
- * whether node id was replaced. */
+/* The index in g->subgraphs of If node n's branch attribute `which`, or -1. */
+static int branch_index(const wnn_ir_graph *g, const wnn_ir_node *n, const char *which) {
+  const cJSON *b = cJSON_GetObjectItemCaseSensitive(n->attrs, which);
+  const cJSON *index = cJSON_GetObjectItemCaseSensitive(b, "graph");
+  if (!cJSON_IsNumber(index) || index->valueint < 0 || index->valueint >= g->num_subgraphs) return -1;
+  return index->valueint;
+}
+
+/* If: with a constant condition, the branch it selects replaces it; with a
+ * condition known only at run time, both branches are compiled under guards
+ * and Where nodes merge their outputs (docs/importer.md). *done says whether
+ * node id was replaced. */
 static wnn_status inline_if(wnn_ir_graph *g, int id, bool *done) {
   *done = false;
   wnn_ir_node *n = &g->nodes[id];
   if (strcmp(n->op_type, "If") || n->domain[0]) return WNN_OK;
   const wnn_ir_value *c = n->num_inputs == 1 && n->inputs[0] >= 0 ? &g->values[n->inputs[0]] : NULL;
-  if (!c || !c->data || wnn_ir_numel(c) != 1 || wnn_dtype_size(c->dtype) == 0) {
-    char hint[400];
-    if (c && !c->data && wnn_ir_const_hint(g, n->inputs[0], hint, sizeof hint) > 0)
-      return wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true,
-                              "the condition is not a constant: wnn has no run-time control flow "
-                              "(an If is compiled only when its condition folds to a constant); "
-                              "the condition comes from %s",
-                              hint);
-    return wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true,
-                            "the condition is not a constant: wnn has no run-time control flow "
-                            "(an If is compiled only when its condition folds to a constant)");
+  if (!c || !c->known)
+    return wnn_ir_node_fail(g, n, WNN_ERR_MALFORMED, false,
+                            "has no condition input, or its shape is unknown");
+  if (wnn_ir_numel(c) != 1 || wnn_dtype_size(c->dtype) == 0) {
+    char shape[WNN_MAX_DIMS * 22 + 3];
+    return wnn_ir_node_fail(g, n, WNN_ERR_SHAPE, false,
+                            "the condition '%s' is %s%s; it must hold one element", c->name,
+                            wnn_dtype_name(c->dtype), wnn_format_dims(shape, sizeof shape, c->ndim, c->dims));
   }
-  bool cond;
-  switch (c->dtype) {
-    case WNN_DTYPE_F32: cond = *(const float *)c->data != 0.0f; break;
-    case WNN_DTYPE_I64: cond = *(const int64_t *)c->data != 0; break;
-    case WNN_DTYPE_I32: cond = *(const int32_t *)c->data != 0; break;
-    default: cond = *(const uint8_t *)c->data != 0; break;
-  }
-  const cJSON *branch = cJSON_GetObjectItemCaseSensitive(n->attrs, cond ? "then_branch" : "else_branch");
-  const cJSON *index = cJSON_GetObjectItemCaseSensitive(branch, "graph");
-  if (!cJSON_IsNumber(index) || index->valueint < 0 || index->valueint >= g->num_subgraphs)
+  int then_b = branch_index(g, n, "then_branch"), else_b = branch_index(g, n, "else_branch");
+  if (then_b < 0 || else_b < 0)
     return wnn_ir_node_fail(g, n, WNN_ERR_MALFORMED, false, "has no %s",
-                            cond ? "then_branch" : "else_branch");
-  wnn_status st = wnn_onnx_inline_branch(g, id, index->valueint);
+                            then_b < 0 ? "then_branch" : "else_branch");
+  wnn_status st;
+  if (!c->data) {
+    st = wnn_onnx_inline_if(g, id, then_b, else_b);
+  } else {
+    bool cond;
+    switch (c->dtype) {
+      case WNN_DTYPE_F32: cond = *(const float *)c->data != 0.0f; break;
+      case WNN_DTYPE_I64: cond = *(const int64_t *)c->data != 0; break;
+      case WNN_DTYPE_I32: cond = *(const int32_t *)c->data != 0; break;
+      default: cond = *(const uint8_t *)c->data != 0; break;
+    }
+    st = wnn_onnx_inline_branch(g, id, cond ? then_b : else_b);
+  }
   if (!st) *done = true;
+  return st;
+}
+
+/* A Where that merges an If's outputs: both branches must give the same
+ * dtype and shape, since the runtime's values have one static shape. */
+static wnn_status check_merge(wnn_ir_graph *g, int id) {
+  const wnn_ir_node *n = &g->nodes[id];
+  const wnn_ir_value *t = &g->values[n->inputs[1]], *e = &g->values[n->inputs[2]];
+  if (!t->known || !e->known) return WNN_OK; /* inference names what is missing */
+  if (t->dtype == e->dtype && wnn_shape_equal(t->ndim, t->dims, e->ndim, e->dims)) return WNN_OK;
+  char ts[WNN_MAX_DIMS * 22 + 3], es[WNN_MAX_DIMS * 22 + 3];
+  wnn_ir_node as_if = *n;
+  as_if.op_type = (char *)"If";
+  return wnn_ir_node_fail(g, &as_if, WNN_ERR_UNSUPPORTED, true,
+                          "output '%s': the then_branch gives '%s' %s%s and the else_branch '%s' "
+                          "%s%s; with a condition known only at run time both must agree",
+                          g->values[n->outputs[0]].name, t->name, wnn_dtype_name(t->dtype),
+                          wnn_format_dims(ts, sizeof ts, t->ndim, t->dims), e->name,
+                          wnn_dtype_name(e->dtype), wnn_format_dims(es, sizeof es, e->ndim, e->dims));
+}
+
+/* Adds "(in the then_branch of If node 3 'if')" to the message about node id
+ * when it came from a branch; a failure in a branch compiled for a run-time
+ * condition makes that If unsupported. */
+static wnn_status in_branch(wnn_ir_graph *g, int id, wnn_status st) {
+  const wnn_ir_node *n = &g->nodes[id];
+  if (!st || !n->origin) return st;
+  size_t used = strlen(g->msg);
+  snprintf(g->msg + used, sizeof g->msg - used, " (in the %s)", n->origin);
+  if (n->num_guards) g->unsupported = true;
+  /* A branch whose shapes do not work out for these input shapes: the
+   * driver tries again without it. */
+  if (n->rt_branch && st == WNN_ERR_SHAPE && !g->prune) {
+    size_t len = strlen(n->rt_branch) + 1;
+    if ((g->prune = malloc(len))) memcpy(g->prune, n->rt_branch, len);
+  }
   return st;
 }
 
@@ -64,18 +113,48 @@ static wnn_status sweep(wnn_ir_graph *g, const wnn_import_options *opt) {
       continue;
     }
     int inserted;
-    if ((st = wnn_legacy_rewrite_shaped(g, i, &inserted))) return st;
+    if ((st = wnn_legacy_rewrite_shaped(g, i, &inserted))) return in_branch(g, i, st);
     bool folded = false;
-    if ((st = wnn_pass_bn_fold_node(g, i, &folded))) return st;
+    if ((st = wnn_pass_bn_fold_node(g, i, &folded))) return in_branch(g, i, st);
     if (folded) continue;
+    if (g->nodes[i].if_merge && (st = check_merge(g, i))) return st;
     _Alignas(16) unsigned char params[WNN_MAX_PARAMS];
     size_t scratch = 0;
-    if ((st = wnn_pass_infer_node(g, i, params, &scratch))) return st;
-    if (wnn_pass_fold_can(g, i) && (st = wnn_pass_fold_node(g, i, params, scratch))) return st;
+    if ((st = wnn_pass_infer_node(g, i, params, &scratch))) return in_branch(g, i, st);
+    if (wnn_pass_fold_can(g, i) && (st = wnn_pass_fold_node(g, i, params, scratch)))
+      return in_branch(g, i, st);
   }
   if (opt && opt->progress) opt->progress(opt->progress_ctx, g->num_nodes, g->num_nodes);
   return WNN_OK;
 }
+
+/* One conversion attempt, compiling the If branches in pruned without them. */
+static wnn_status attempt(wnn_ir_graph *g, const void *data, size_t size,
+                          const wnn_import_options *opt, wnn_import_result *result) {
+  wnn_status st = wnn_onnx_read(g, data, size, opt);
+  if (!st) {
+    int n;
+    /* Nodes nothing reads are never inferred; not with If branches, which
+     * read outer values by name. */
+    if (g->num_subgraphs == 0) wnn_pass_dce(g, &n);
+    st = sweep(g, opt);
+  }
+  if (!st) {
+    int n;
+    wnn_pass_dce(g, &n);
+    st = wnn_pass_fuse(g, &n);
+  }
+  if (!st) {
+    int n;
+    wnn_pass_dce(g, &n);
+    st = wnn_emit(g, opt ? opt->model_name : NULL, &result->artifact, &result->size,
+                  &result->num_nodes);
+  }
+  return st;
+}
+
+/* At most this many If branches are left out of one conversion. */
+#define MAX_PRUNED 64
 
 wnn_status wnn_import_onnx(const void *data, size_t size, const wnn_import_options *opt,
                            wnn_import_result *result) {
@@ -87,36 +166,56 @@ wnn_status wnn_import_onnx(const void *data, size_t size, const wnn_import_optio
   /* cJSON's hooks: the runtime's, so that trees made here and trees the
    * builder makes are freed the same way. */
   wnn_json_begin(NULL);
-  wnn_ir_graph g;
-  wnn_ir_init(&g);
-  if (opt) {
-    g.warn = opt->warn;
-    g.warn_ctx = opt->warn_ctx;
+  char *pruned[MAX_PRUNED];
+  int num_pruned = 0;
+  wnn_status st;
+  for (;;) {
+    wnn_ir_graph g;
+    wnn_ir_init(&g);
+    /* A later attempt repeats the first one's warnings: only the first
+     * reports them. */
+    if (opt && num_pruned == 0) {
+      g.warn = opt->warn;
+      g.warn_ctx = opt->warn_ctx;
+    }
+    g.pruned = pruned;
+    g.num_pruned = num_pruned;
+    st = attempt(&g, data, size, opt, result);
+    bool again = false;
+    if (st && g.prune && num_pruned < MAX_PRUNED) {
+      /* A branch for a run-time condition that cannot be compiled for these
+       * input shapes would fail in any runtime once taken: compile the If
+       * without it, and say so. */
+      /* Not when the other branch of that If is left out already: the
+       * failure stands. */
+      bool then = !strncmp(g.prune, "then_branch", 11);
+      char *sibling = malloc(strlen(g.prune) + 1);
+      if (sibling) sprintf(sibling, "%s%s", then ? "else_branch" : "then_branch", g.prune + 11);
+      again = sibling != NULL;
+      for (int i = 0; i < num_pruned; i++)
+        again = again && strcmp(pruned[i], g.prune) != 0 && strcmp(pruned[i], sibling) != 0;
+      free(sibling);
+      if (again) {
+        pruned[num_pruned++] = g.prune;
+        if (opt && opt->warn) {
+          char msg[1400];
+          snprintf(msg, sizeof msg,
+                   "the %s cannot be compiled for these input shapes (%s); it is left out: a run "
+                   "whose condition selects it fails",
+                   g.prune, g.msg);
+          opt->warn(opt->warn_ctx, msg);
+        }
+        g.prune = NULL;
+      }
+    }
+    if (st && !again) {
+      snprintf(result->msg, sizeof result->msg, "%s", g.msg[0] ? g.msg : wnn_status_str(st));
+      result->unsupported = g.unsupported;
+    }
+    wnn_ir_free(&g);
+    if (!again) break;
   }
-  wnn_status st = wnn_onnx_read(&g, data, size, opt);
-  if (!st) {
-    int n;
-    /* Nodes nothing reads are never inferred; not with If branches, which
-     * read outer values by name. */
-    if (g.num_subgraphs == 0) wnn_pass_dce(&g, &n);
-    st = sweep(&g, opt);
-  }
-  if (!st) {
-    int n;
-    wnn_pass_dce(&g, &n);
-    st = wnn_pass_fuse(&g, &n);
-  }
-  if (!st) {
-    int n;
-    wnn_pass_dce(&g, &n);
-    st = wnn_emit(&g, opt ? opt->model_name : NULL, &result->artifact, &result->size,
-                  &result->num_nodes);
-  }
-  if (st) {
-    snprintf(result->msg, sizeof result->msg, "%s", g.msg[0] ? g.msg : wnn_status_str(st));
-    result->unsupported = g.unsupported;
-  }
-  wnn_ir_free(&g);
+  for (int i = 0; i < num_pruned; i++) free(pruned[i]);
   wnn_json_end();
   return st;
 }

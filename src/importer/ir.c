@@ -22,7 +22,10 @@ void wnn_ir_free(wnn_ir_graph *g) {
     free(g->nodes[i].op_type);
     free(g->nodes[i].domain);
     free(g->nodes[i].name);
+    free(g->nodes[i].origin);
+    free(g->nodes[i].rt_branch);
     cJSON_Delete(g->nodes[i].attrs);
+    cJSON_Delete(g->nodes[i].scope);
   }
   free(g->values);
   free(g->nodes);
@@ -30,6 +33,8 @@ void wnn_ir_free(wnn_ir_graph *g) {
   free(g->outputs);
   free(g->hash);
   free(g->subgraphs);
+  free(g->prune);
+  g->prune = NULL;
   if (g->proto && g->free_proto) g->free_proto(g->proto);
   g->proto = NULL;
   g->subgraphs = NULL;
@@ -246,6 +251,17 @@ wnn_status wnn_ir_add_const(wnn_ir_graph *g, const char *name, wnn_dtype dtype, 
   return st ? st : wnn_ir_set_const(g, *id, dtype, ndim, dims, data);
 }
 
+bool wnn_ir_same_guards(const wnn_ir_node *a, const wnn_ir_node *b) {
+  if (a->num_guards != b->num_guards) return false;
+  for (int i = 0; i < a->num_guards; i++) {
+    bool found = false;
+    for (int k = 0; k < b->num_guards && !found; k++)
+      found = a->guards[i] == b->guards[k] && a->guard_expect[i] == b->guard_expect[k];
+    if (!found) return false;
+  }
+  return true;
+}
+
 void wnn_ir_count_readers(wnn_ir_graph *g) {
   for (int i = 0; i < g->num_values; i++) {
     g->values[i].readers = 0;
@@ -256,6 +272,7 @@ void wnn_ir_count_readers(wnn_ir_graph *g) {
     if (n->dead) continue;
     for (int k = 0; k < n->num_inputs; k++)
       if (n->inputs[k] >= 0) g->values[n->inputs[k]].readers++;
+    for (int k = 0; k < n->num_guards; k++) g->values[n->guards[k]].readers++;
     for (int k = 0; k < n->num_outputs; k++)
       if (n->outputs[k] >= 0) g->values[n->outputs[k]].producer = i;
   }

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "ops/op.h"
+#include "runtime/format.h"
 #include "wnn.h"
 
 struct cJSON;
@@ -51,6 +52,24 @@ typedef struct wnn_ir_node {
   struct cJSON *attrs;        /* a JSON object, never NULL */
   bool dead;
   bool rewritten;             /* legacy.c has translated it already */
+  /* "when" (docs/format.md): the node runs only if each guard value is
+   * nonzero (expect true) or zero (expect false); the nodes of an If's
+   * branches, when its condition is known only at run time. */
+  int num_guards;
+  int guards[WNN_MAX_GUARDS];
+  bool guard_expect[WNN_MAX_GUARDS];
+  /* Where nodes that merge an If's branch outputs: input 1 is the then
+   * output, input 2 the else output; the sweep checks they agree. */
+  bool if_merge;
+  /* For nodes read from an If branch: "then_branch of If node 3 'if'", for
+   * messages (malloc'd, or NULL). */
+  char *origin;
+  /* The innermost branch compiled for a run-time condition that the node is
+   * in (its origin text), or NULL: what a failure in the node prunes. */
+  char *rt_branch;
+  /* For If nodes read from a branch: the branch names renamed on reading
+   * (a JSON object: name in the file -> value name), or NULL. */
+  struct cJSON *scope;
 } wnn_ir_node;
 
 typedef void wnn_ir_warn_fn(void *ctx, const char *msg);
@@ -76,6 +95,11 @@ typedef struct wnn_ir_graph {
   const void **subgraphs;
   int num_subgraphs;
   const char *base_dir;       /* for external data in branches */
+  /* If branches (rt_branch texts) that a previous attempt could not compile
+   * for the fixed input shapes: compiled without them (importer.c). */
+  char *const *pruned;
+  int num_pruned;
+  char *prune;                /* set by a failure in such a branch (malloc'd) */
 } wnn_ir_graph;
 
 void wnn_ir_init(wnn_ir_graph *g);
@@ -124,7 +148,11 @@ wnn_status wnn_ir_set_const(wnn_ir_graph *g, int v, wnn_dtype dtype, int ndim,
 wnn_status wnn_ir_add_const(wnn_ir_graph *g, const char *name, wnn_dtype dtype, int ndim,
                             const int64_t *dims, const void *data, int *id);
 
-/* Recomputes every value's producer (live nodes only) and readers count. */
+/* Whether nodes a and b have the same guards (in any order). */
+bool wnn_ir_same_guards(const wnn_ir_node *a, const wnn_ir_node *b);
+
+/* Recomputes every value's producer (live nodes only) and readers count
+ * (input slots, guards and graph outputs). */
 void wnn_ir_count_readers(wnn_ir_graph *g);
 
 /* The graph inputs that non-constant value v is computed from (through live

@@ -526,8 +526,39 @@ static wnn_status read_input(wnn_ir_graph *g, const Onnx__ValueInfoProto *vi,
   return WNN_OK;
 }
 
+/* The value a name in a branch refers to: scope (NULL outside branches)
+ * maps the branch's renamed names to the graph's. */
+static int find_scoped(const wnn_ir_graph *g, const cJSON *scope, const char *name) {
+  const cJSON *r = scope && name ? cJSON_GetObjectItemCaseSensitive(scope, name) : NULL;
+  return wnn_ir_find(g, cJSON_IsString(r) ? r->valuestring : name);
+}
+
+/* A new value for name `name` defined in a branch: under that name when no
+ * value has it yet, else under "name:1", "name:2", ... (If's two branches may
+ * use the same names; an outer name may be shadowed), recorded in scope. */
+static wnn_status add_scoped(wnn_ir_graph *g, cJSON *scope, const char *name, int *id) {
+  if (!scope || !name || !*name || wnn_ir_find(g, name) < 0) return wnn_ir_add_value(g, name, id);
+  size_t cap = strlen(name) + 24;
+  char *fresh = malloc(cap);
+  if (!fresh) return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+  for (int k = 1;; k++) {
+    snprintf(fresh, cap, "%s:%d", name, k);
+    if (wnn_ir_find(g, fresh) < 0) break;
+  }
+  wnn_status st = wnn_ir_add_value(g, fresh, id);
+  cJSON *r = st ? NULL : cJSON_CreateString(fresh);
+  free(fresh);
+  if (st) return st;
+  cJSON_DeleteItemFromObjectCaseSensitive(scope, name);
+  if (!r || !cJSON_AddItemToObject(scope, name, r)) {
+    cJSON_Delete(r);
+    return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+  }
+  return WNN_OK;
+}
+
 static wnn_status read_node(wnn_ir_graph *g, const Onnx__NodeProto *np, int index,
-                            const char *base_dir) {
+                            const char *base_dir, cJSON *scope) {
   const char *op_type = np->op_type ? np->op_type : "";
   const char *domain = np->domain ? np->domain : "";
   if (!strcmp(domain, "ai.onnx")) domain = "";
@@ -553,7 +584,7 @@ static wnn_status read_node(wnn_ir_graph *g, const Onnx__NodeProto *np, int inde
       inputs[k] = -1;
       continue;
     }
-    inputs[k] = wnn_ir_find(g, s);
+    inputs[k] = find_scoped(g, scope, s);
     if (inputs[k] < 0)
       return wnn_ir_node_fail(g, &tmp, WNN_ERR_MALFORMED, false,
                               "input %zu '%s' is no graph input, initializer or output of an earlier node",
@@ -561,7 +592,7 @@ static wnn_status read_node(wnn_ir_graph *g, const Onnx__NodeProto *np, int inde
   }
   for (size_t k = 0; k < no; k++) {
     const char *s = np->output[k];
-    wnn_status st = wnn_ir_add_value(g, s && *s ? s : NULL, &outputs[k]);
+    wnn_status st = add_scoped(g, scope, s && *s ? s : NULL, &outputs[k]);
     if (st) {
       char why[sizeof g->msg];
       memcpy(why, g->msg, sizeof why);
@@ -651,7 +682,7 @@ wnn_status wnn_onnx_read(wnn_ir_graph *g, const void *data, size_t size,
       st = wnn_ir_fail(g, WNN_ERR_NOT_FOUND, false, "--shape %s: the model has no input named '%s'",
                        opt->shapes[s].name, opt->shapes[s].name);
   }
-  for (size_t i = 0; !st && i < gp->n_node; i++) st = read_node(g, gp->node[i], (int)i, base_dir);
+  for (size_t i = 0; !st && i < gp->n_node; i++) st = read_node(g, gp->node[i], (int)i, base_dir, NULL);
   for (size_t i = 0; !st && i < gp->n_output; i++) {
     const char *name = gp->output[i]->name ? gp->output[i]->name : "";
     int id = wnn_ir_find(g, name);
@@ -676,26 +707,58 @@ wnn_status wnn_onnx_read(wnn_ir_graph *g, const void *data, size_t size,
   return st;
 }
 
-/* Copies branch `branch` of If node id into the graph before it: the
- * branch's initializers and nodes (names are unique across subgraphs in
- * ONNX, and outer values are found by name), then an Identity from each
- * branch output to the If's output. The If node dies. */
-wnn_status wnn_onnx_inline_branch(wnn_ir_graph *g, int id, int branch) {
+/* "then_branch of If node 3 'if'" (and ", in the <origin of the If>"), malloc'd. */
+static char *branch_origin(const wnn_ir_node *n, const char *which) {
+  size_t len = strlen(which) + strlen(n->name) + (n->origin ? strlen(n->origin) : 0) + 64;
+  char *s = malloc(len);
+  if (s)
+    snprintf(s, len, "%s of If node %d '%s'%s%s", which, n->index, n->name,
+             n->origin ? ", in the " : "", n->origin ? n->origin : "");
+  return s;
+}
+
+static char *dup_str(const char *s) {
+  if (!s) return NULL;
+  size_t len = strlen(s) + 1;
+  char *d = malloc(len);
+  if (d) memcpy(d, s, len);
+  return d;
+}
+
+/* Appends the initializers and nodes of branch `branch` (g->subgraphs; `which`
+ * names it: "then_branch" or "else_branch") of If node id at the end of
+ * g->nodes, and writes the values of the branch's outputs to outs. Names are
+ * resolved through the If's scope; a name the graph has already (the other
+ * branch's, or an outer one shadowed) is renamed. Every node read gets the
+ * If's guards, then [guard, expect] when guard >= 0, and the branch as its
+ * origin; an If among them gets the scope for its own branches. */
+static wnn_status append_branch(wnn_ir_graph *g, int id, int branch, const char *which, int guard,
+                                bool expect, int *outs) {
   const Onnx__GraphProto *gp = g->subgraphs[branch];
   const char *base_dir = g->base_dir ? g->base_dir : ".";
-  wnn_ir_node *n = &g->nodes[id];
+  const wnn_ir_node *n = &g->nodes[id];
   int index = n->index;
-  char if_name[256];
-  snprintf(if_name, sizeof if_name, "%s", n->name);
   if (gp->n_output != (size_t)n->num_outputs)
-    return wnn_ir_node_fail(g, n, WNN_ERR_MALFORMED, false, "the branch has %zu outputs, the If %d",
-                            gp->n_output, n->num_outputs);
-  n->dead = true;
+    return wnn_ir_node_fail(g, n, WNN_ERR_MALFORMED, false, "the %s has %zu outputs, the If %d",
+                            which, gp->n_output, n->num_outputs);
+  /* What the If gives its branch's nodes: copied, since g->nodes moves. */
+  wnn_ir_node parent = *n;
+  if (parent.num_guards + (guard >= 0) > WNN_MAX_GUARDS)
+    return wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true,
+                            "Ifs with run-time conditions are nested more than %d deep",
+                            WNN_MAX_GUARDS);
+  char *origin = branch_origin(n, which);
+  cJSON *scope = n->scope ? cJSON_Duplicate(n->scope, 1) : cJSON_CreateObject();
+  if (!origin || !scope) {
+    free(origin);
+    cJSON_Delete(scope);
+    return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+  }
   wnn_status st = WNN_OK;
   for (size_t i = 0; !st && i < gp->n_initializer; i++) {
     const Onnx__TensorProto *t = gp->initializer[i];
     char what[300];
-    snprintf(what, sizeof what, "If '%s' branch initializer '%s'", if_name, t->name ? t->name : "");
+    snprintf(what, sizeof what, "the %s initializer '%s'", origin, t->name ? t->name : "");
     wnn_dtype dt;
     int ndim, v;
     int64_t dims[WNN_MAX_DIMS];
@@ -703,25 +766,50 @@ wnn_status wnn_onnx_inline_branch(wnn_ir_graph *g, int id, int branch) {
     size_t nbytes;
     st = read_tensor(g, t, what, base_dir, &dt, &ndim, dims, &bytes, &nbytes);
     if (st) break;
-    if ((st = wnn_ir_add_value(g, t->name, &v))) {
+    if ((st = add_scoped(g, scope, t->name, &v))) {
       wnn_ir_free_data(bytes);
       break;
     }
     adopt(g, v, dt, ndim, dims, bytes, nbytes);
   }
-  /* Nodes are appended, then moved before the If (which stays dead). */
   int first = g->num_nodes;
-  for (size_t i = 0; !st && i < gp->n_node; i++) st = read_node(g, gp->node[i], index, base_dir);
-  for (size_t k = 0; !st && k < gp->n_output; k++) {
-    int src = wnn_ir_find(g, gp->output[k]->name), dst = g->nodes[id].outputs[k];
-    if (src < 0) {
-      st = wnn_ir_fail(g, WNN_ERR_MALFORMED, false, "If '%s': branch output '%s' is never computed",
-                       if_name, gp->output[k]->name ? gp->output[k]->name : "");
-      break;
+  for (size_t i = 0; !st && i < gp->n_node; i++)
+    st = read_node(g, gp->node[i], index, base_dir, scope);
+  for (int i = first; !st && i < g->num_nodes; i++) {
+    wnn_ir_node *x = &g->nodes[i];
+    x->num_guards = parent.num_guards;
+    memcpy(x->guards, parent.guards, sizeof x->guards);
+    memcpy(x->guard_expect, parent.guard_expect, sizeof x->guard_expect);
+    if (guard >= 0) {
+      x->guards[x->num_guards] = guard;
+      x->guard_expect[x->num_guards++] = expect;
     }
-    st = wnn_ir_add_node(g, -1, "Identity", "", if_name, index, &src, 1, &dst, 1, NULL, NULL);
+    x->origin = dup_str(origin);
+    x->rt_branch = dup_str(guard >= 0 ? origin : parent.rt_branch);
+    if (!strcmp(x->op_type, "If") && !x->domain[0] && !(x->scope = cJSON_Duplicate(scope, 1)))
+      st = wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
   }
-  if (st) return st;
+  for (size_t k = 0; !st && k < gp->n_output; k++) {
+    const char *name = gp->output[k]->name ? gp->output[k]->name : "";
+    outs[k] = find_scoped(g, scope, name);
+    if (outs[k] < 0)
+      st = wnn_ir_fail(g, WNN_ERR_MALFORMED, false, "the %s: branch output '%s' is never computed",
+                       origin, name);
+  }
+  free(origin);
+  cJSON_Delete(scope);
+  return st;
+}
+
+/* Gives node x the guards of node from. */
+static void copy_guards(wnn_ir_node *x, const wnn_ir_node *from) {
+  x->num_guards = from->num_guards;
+  memcpy(x->guards, from->guards, sizeof x->guards);
+  memcpy(x->guard_expect, from->guard_expect, sizeof x->guard_expect);
+}
+
+/* Moves nodes [first, g->num_nodes) to just before node id, then recounts. */
+static wnn_status move_before(wnn_ir_graph *g, int id, int first) {
   int added = g->num_nodes - first;
   wnn_ir_node *moved = malloc((size_t)(added ? added : 1) * sizeof *moved);
   if (!moved) return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
@@ -731,4 +819,108 @@ wnn_status wnn_onnx_inline_branch(wnn_ir_graph *g, int id, int branch) {
   free(moved);
   wnn_ir_count_readers(g);
   return WNN_OK;
+}
+
+/* Copies branch `branch` of If node id into the graph before it: the
+ * branch's initializers and nodes, then an Identity from each branch output
+ * to the If's output, all under the If's own guards. The If node dies. */
+wnn_status wnn_onnx_inline_branch(wnn_ir_graph *g, int id, int branch) {
+  const cJSON *then_b = cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(g->nodes[id].attrs, "then_branch"), "graph");
+  const char *which = cJSON_IsNumber(then_b) && then_b->valueint == branch ? "then_branch" : "else_branch";
+  int outs[WNN_MAX_IO];
+  int first = g->num_nodes;
+  wnn_status st = append_branch(g, id, branch, which, -1, false, outs);
+  for (int k = 0; !st && k < g->nodes[id].num_outputs; k++) {
+    wnn_ir_node *n = &g->nodes[id];
+    char if_name[256];
+    snprintf(if_name, sizeof if_name, "%s", n->name);
+    int dst = n->outputs[k], at;
+    st = wnn_ir_add_node(g, -1, "Identity", "", if_name, n->index, &outs[k], 1, &dst, 1, NULL, &at);
+    if (!st) copy_guards(&g->nodes[at], &g->nodes[id]);
+  }
+  if (st) return st;
+  g->nodes[id].dead = true;
+  return move_before(g, id, first);
+}
+
+/* Whether branch `which` of If node n is in g->pruned. */
+static bool pruned(const wnn_ir_graph *g, const wnn_ir_node *n, const char *which) {
+  char *origin = branch_origin(n, which);
+  bool found = false;
+  for (int i = 0; origin && !found && i < g->num_pruned; i++) found = !strcmp(g->pruned[i], origin);
+  free(origin);
+  return found;
+}
+
+/* If node id with one branch pruned: the other under [cond, expect], then an
+ * Identity to each If output under the same guards, so that a run whose
+ * condition selects the pruned branch leaves the outputs unwritten, which the
+ * executor reports. */
+static wnn_status inline_one_branch(wnn_ir_graph *g, int id, int branch, const char *which,
+                                    bool expect) {
+  int cond = g->nodes[id].inputs[0], outs[WNN_MAX_IO];
+  int first = g->num_nodes;
+  wnn_status st = append_branch(g, id, branch, which, cond, expect, outs);
+  if (st) return st;
+  char *origin = branch_origin(&g->nodes[id], which);
+  if (!origin) return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+  for (int k = 0; !st && k < g->nodes[id].num_outputs; k++) {
+    char if_name[256];
+    snprintf(if_name, sizeof if_name, "%s", g->nodes[id].name);
+    int dst = g->nodes[id].outputs[k], at;
+    st = wnn_ir_add_node(g, -1, "Identity", "", if_name, g->nodes[id].index, &outs[k], 1, &dst, 1,
+                         NULL, &at);
+    if (st) break;
+    wnn_ir_node *x = &g->nodes[at];
+    copy_guards(x, &g->nodes[id]);
+    x->guards[x->num_guards] = cond;
+    x->guard_expect[x->num_guards++] = expect;
+    x->origin = dup_str(origin);
+    x->rt_branch = dup_str(origin);
+  }
+  free(origin);
+  if (st) return st;
+  g->nodes[id].dead = true;
+  return move_before(g, id, first);
+}
+
+wnn_status wnn_onnx_inline_if(wnn_ir_graph *g, int id, int then_branch, int else_branch) {
+  bool no_then = pruned(g, &g->nodes[id], "then_branch");
+  bool no_else = pruned(g, &g->nodes[id], "else_branch");
+  if (no_then && no_else)
+    return wnn_ir_node_fail(g, &g->nodes[id], WNN_ERR_UNSUPPORTED, true,
+                            "neither branch can be compiled for these input shapes");
+  if (no_then) return inline_one_branch(g, id, else_branch, "else_branch", false);
+  if (no_else) return inline_one_branch(g, id, then_branch, "then_branch", true);
+  int cond = g->nodes[id].inputs[0];
+  int touts[WNN_MAX_IO], eouts[WNN_MAX_IO];
+  int first = g->num_nodes;
+  wnn_status st = append_branch(g, id, then_branch, "then_branch", cond, true, touts);
+  if (!st) st = append_branch(g, id, else_branch, "else_branch", cond, false, eouts);
+  if (st) return st;
+  char if_name[256];
+  snprintf(if_name, sizeof if_name, "%s", g->nodes[id].name);
+  int index = g->nodes[id].index, c = cond, at;
+  if (g->values[cond].ndim > 0) {
+    /* A [1] condition would broadcast a scalar output to [1]: Squeeze it (an
+     * alias, no copy). */
+    if ((st = wnn_ir_add_value(g, NULL, &c))) return st;
+    if ((st = wnn_ir_add_node(g, -1, "Squeeze", "", if_name, index, &cond, 1, &c, 1, NULL, &at)))
+      return st;
+    copy_guards(&g->nodes[at], &g->nodes[id]);
+  }
+  for (int k = 0; !st && k < g->nodes[id].num_outputs; k++) {
+    int ins[3] = {c, touts[k], eouts[k]}, dst = g->nodes[id].outputs[k];
+    st = wnn_ir_add_node(g, -1, "Where", "", if_name, index, ins, 3, &dst, 1, NULL, &at);
+    if (st) break;
+    wnn_ir_node *w = &g->nodes[at];
+    copy_guards(w, &g->nodes[id]);
+    w->if_merge = true;
+    w->origin = dup_str(g->nodes[id].origin);
+    w->rt_branch = dup_str(g->nodes[id].rt_branch);
+  }
+  if (st) return st;
+  g->nodes[id].dead = true;
+  return move_before(g, id, first);
 }

@@ -24,8 +24,18 @@ wnn_status wnn_onnx_read(wnn_ir_graph *g, const void *data, size_t size,
 
 /* Replaces If node id by the nodes of its branch `branch` (the index in
  * g->subgraphs of its then_branch or else_branch attribute), inserted before
- * it; an Identity from each branch output to the If's output ends them. */
+ * it; an Identity from each branch output to the If's output ends them. They
+ * keep the If's own guards. */
 wnn_status wnn_onnx_inline_branch(wnn_ir_graph *g, int id, int branch);
+
+/* Replaces If node id, whose condition (input 0, one element, its shape
+ * known) is known only at run time, by both branches, inserted before it:
+ * the then_branch's nodes guarded by [cond, true] and the else_branch's by
+ * [cond, false] after the If's own guards, then for each If output a
+ * Where(cond, then_out, else_out) under the If's guards (if_merge set; a
+ * Squeeze first when cond has dims). Names the two branches share are
+ * renamed. */
+wnn_status wnn_onnx_inline_if(wnn_ir_graph *g, int id, int then_branch, int else_branch);
 
 /* Half-precision bits to float. */
 float wnn_half_to_float(uint16_t h);

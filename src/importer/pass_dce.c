@@ -21,6 +21,7 @@ void wnn_pass_dce(wnn_ir_graph *g, int *removed) {
       }
       for (int k = 0; k < n->num_inputs; k++)
         if (n->inputs[k] >= 0) needed[n->inputs[k]] = true;
+      for (int k = 0; k < n->num_guards; k++) needed[n->guards[k]] = true;
     }
     free(needed);
   }

@@ -1,5 +1,6 @@
 /* The executor: one arena sized by the model's plan, allocated at creation.
- * Running it walks the nodes and calls their kernels; it allocates nothing. */
+ * Running it walks the nodes and calls their kernels, skipping a node whose
+ * "when" guards fail (an untaken If branch); it allocates nothing. */
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +14,10 @@ struct wnn_executor {
   const wnn_model *model;
   uint8_t *arena;
   void **ptr;          /* per value: where its bytes are now */
+  /* Models with guards: per value, the node that was skipped instead of
+   * writing it in this run, or -1 (allocated at creation, reset per run). */
+  int *skipped_by;
+  const wnn_op *where; /* Where, the one op that may read a skipped value */
   char msg[MSG_CAP];
 };
 
@@ -47,7 +52,13 @@ wnn_status wnn_executor_create(const wnn_model *m, wnn_executor **out) {
   ex->model = m;
   ex->ptr = wnn_calloc(a, (size_t)m->num_values, sizeof *ex->ptr, sizeof(void *));
   ex->arena = wnn_calloc(a, 1, m->arena_bytes, 64);
-  if (!ex->ptr || !ex->arena) {
+  int guarded = 0;
+  for (int i = 0; i < m->num_nodes; i++) guarded |= m->nodes[i].num_guards > 0;
+  if (guarded) {
+    ex->skipped_by = wnn_calloc(a, (size_t)m->num_values, sizeof(int), sizeof(int));
+    ex->where = wnn_op_by_name("Where");
+  }
+  if (!ex->ptr || !ex->arena || (guarded && !ex->skipped_by)) {
     wnn_executor_destroy(ex);
     return fail(NULL, WNN_ERR_OUT_OF_MEMORY, "out of memory for a %zu-byte arena",
                 m->arena_bytes);
@@ -72,6 +83,7 @@ void wnn_executor_destroy(wnn_executor *ex) {
   const wnn_allocator *a = &ex->model->allocator;
   wnn_free(a, ex->arena, ex->model->arena_bytes, 64);
   wnn_free(a, ex->ptr, (size_t)ex->model->num_values * sizeof *ex->ptr, sizeof(void *));
+  wnn_free(a, ex->skipped_by, (size_t)ex->model->num_values * sizeof(int), sizeof(int));
   wnn_free(a, ex, sizeof *ex, 16);
 }
 
@@ -190,11 +202,84 @@ wnn_status wnn_executor_get_input(wnn_executor *ex, int index, DLTensor *t) {
 
 /* --------------------------------------------------------------------- run */
 
+/* Whether one-element guard value v is nonzero. */
+static int guard_true(const wnn_executor *ex, int v) {
+  const void *p = ex->ptr[v];
+  switch (ex->model->values[v].dtype) {
+    case WNN_DTYPE_F32: return *(const float *)p != 0.0f;
+    case WNN_DTYPE_I64: return *(const int64_t *)p != 0;
+    case WNN_DTYPE_I32: return *(const int32_t *)p != 0;
+    default: return *(const uint8_t *)p != 0; /* bool, uint8, int8 (checked at load) */
+  }
+}
+
+static const char *label(char *buf, size_t cap, const wnn_model *m, int i) {
+  const wnn_node *n = &m->nodes[i];
+  snprintf(buf, cap, "node %d (%s%s%s%s)", i, n->op->name, n->name ? " '" : "",
+           n->name ? n->name : "", n->name ? "'" : "");
+  return buf;
+}
+
+/* Why value v holds nothing in this run (skipped_by[v] >= 0). */
+static wnn_status unwritten(wnn_executor *ex, const char *who, int v) {
+  const wnn_model *m = ex->model;
+  char a[160];
+  const wnn_value *val = &m->values[v];
+  return fail(ex, WNN_ERR_UNSUPPORTED,
+              "%s needs value %d%s%s%s, which %s did not compute: its guards (\"when\") failed, "
+              "so this input selects an If branch the artifact does not hold for these shapes",
+              who, v, val->name ? " '" : "", val->name ? val->name : "", val->name ? "'" : "",
+              label(a, sizeof a, m, ex->skipped_by[v]));
+}
+
+/* Node i of a model with guards, before it runs: *skip says whether its
+ * guards fail (its outputs are then marked skipped); fails when it would
+ * read a skipped value (Where only when it selects it). */
+static wnn_status check_guarded(wnn_executor *ex, int i, int *skip) {
+  const wnn_model *m = ex->model;
+  const wnn_node *n = &m->nodes[i];
+  char who[160];
+  *skip = 0;
+  for (int k = 0; k < n->num_guards && !*skip; k++) {
+    int v = n->guards[k];
+    if (ex->skipped_by[v] >= 0) return unwritten(ex, label(who, sizeof who, m, i), v);
+    *skip = guard_true(ex, v) != n->guard_expect[k];
+  }
+  if (!*skip && n->op->flags & WNN_OP_ALIAS && n->inputs[0] >= 0 &&
+      ex->skipped_by[n->inputs[0]] >= 0) {
+    /* An alias of a skipped value is skipped as well: the check happens at
+     * its readers. */
+    for (int k = 0; k < n->num_outputs; k++) ex->skipped_by[n->outputs[k]] = ex->skipped_by[n->inputs[0]];
+    return WNN_OK;
+  }
+  if (*skip) {
+    for (int k = 0; k < n->num_outputs; k++) ex->skipped_by[n->outputs[k]] = i;
+    return WNN_OK;
+  }
+  for (int k = 0; k < n->num_inputs; k++) {
+    int v = n->inputs[k];
+    if (v < 0 || ex->skipped_by[v] < 0) continue;
+    if (n->op == ex->where && k > 0 && n->inputs[0] >= 0 && ex->skipped_by[n->inputs[0]] < 0 &&
+        m->values[n->inputs[0]].nbytes == 1 && guard_true(ex, n->inputs[0]) == (k == 2))
+      continue; /* the branch Where does not select */
+    return unwritten(ex, label(who, sizeof who, m, i), v);
+  }
+  return WNN_OK;
+}
+
 wnn_status wnn_executor_run(wnn_executor *ex) {
   if (!ex) return fail(NULL, WNN_ERR_INVALID_ARGUMENT, "wnn_executor_run: executor is NULL");
   const wnn_model *m = ex->model;
+  if (ex->skipped_by)
+    for (int v = 0; v < m->num_values; v++) ex->skipped_by[v] = -1;
   for (int i = 0; i < m->num_nodes; i++) {
     const wnn_node *n = &m->nodes[i];
+    if (ex->skipped_by) {
+      int skip;
+      wnn_status st = check_guarded(ex, i, &skip);
+      if (st) return st;
+      if (skip) continue; /* an untaken If branch */
+    }
     if (!n->run) continue; /* an alias: its output already points at its input */
     wnn_tensor in[WNN_MAX_IO], out[WNN_MAX_IO];
     for (int k = 0; k < n->num_inputs; k++) {
@@ -219,6 +304,12 @@ wnn_status wnn_executor_run(wnn_executor *ex) {
       return fail(ex, st, "node %d (%s%s%s%s): %s", i, n->op->name, n->name ? " '" : "",
                   n->name ? n->name : "", n->name ? "'" : "", msg);
   }
+  for (int k = 0; ex->skipped_by && k < m->num_outputs; k++)
+    if (ex->skipped_by[m->outputs[k]] >= 0) {
+      char who[160];
+      snprintf(who, sizeof who, "output %d (%s)", k, m->values[m->outputs[k]].name);
+      return unwritten(ex, who, m->outputs[k]);
+    }
   return WNN_OK;
 }
 

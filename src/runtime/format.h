@@ -23,11 +23,21 @@ enum {
   WNN_SECTION_PARAMS_REF = 5  /* reserved */
 };
 
-enum { WNN_CODEC_RAW = 0 };
+/* Codec numbers, one space for sections and params (docs/format.md): a section
+ * may only be RAW in this reader (1 = lz4 and 2 = zstd are reserved for
+ * sections); a param may be RAW or FILL (all elements equal: WEIGHTS stores
+ * one element, the loader repeats it). */
+enum { WNN_CODEC_RAW = 0, WNN_CODEC_FILL = 3 };
 enum { WNN_SECTION_FLAG_REQUIRED = 1u << 0 };
 
-/* Feature bits this reader knows. None are defined in format 1.0. */
-#define WNN_KNOWN_REQUIRED_FEATURES UINT64_C(0)
+/* Required feature bits (docs/format.md). Bits 0 and 1 are reserved for
+ * EXTERNAL_PARAMS and INTEGER_NAMES. Bit 2, GUARDS: some node carries "when"
+ * guards; a reader that ignored them would run both branches of an If. */
+#define WNN_FEATURE_GUARDS (UINT64_C(1) << 2)
+/* Feature bits this reader knows. */
+#define WNN_KNOWN_REQUIRED_FEATURES WNN_FEATURE_GUARDS
+/* At most this many guards per node ("when"; the If nesting depth). */
+#define WNN_MAX_GUARDS 8
 
 typedef struct wnn_section {
   const uint8_t *data; /* NULL when the section is absent */
@@ -60,6 +70,82 @@ static inline void wnn_wr32(uint8_t *p, uint32_t v) {
 static inline void wnn_wr64(uint8_t *p, uint64_t v) {
   wnn_wr32(p, (uint32_t)v);
   wnn_wr32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* Where the loader puts FILL params (docs/format.md, "Param codecs"), computed
+ * the same way by the loader and by the builder (whose metadata states the
+ * resulting weights_bytes). Params are read-only, so fills of the same element
+ * (same size and bytes) share memory: one run of that element as long as the
+ * largest of them, which every one of them points at. The first
+ * WNN_FILL_GROUPS distinct elements, in value order, share this way; a fill
+ * with any other element gets bytes of its own. Each block starts at a
+ * multiple of 64: the fills with bytes of their own first, in value order,
+ * then the groups in order of first appearance. */
+#define WNN_FILL_GROUPS 16
+
+typedef struct wnn_fill_layout {
+  int num_groups;
+  struct {
+    size_t esize;     /* 1, 2, 4 or 8 */
+    uint64_t bits;    /* the element's bytes, little-endian */
+    size_t nbytes;    /* of the largest fill in the group */
+    size_t offset;    /* set by wnn_fill_layout_finish */
+  } group[WNN_FILL_GROUPS];
+  size_t own_bytes;   /* fills with bytes of their own, each rounded up to 64 */
+  int overflow;       /* the block would exceed SIZE_MAX / 2 */
+} wnn_fill_layout;
+
+static inline size_t wnn_fill_round(size_t n) { return (n + 63) & ~(size_t)63; }
+
+static inline void wnn_fill_add(wnn_fill_layout *l, size_t *total, size_t n) {
+  size_t r = wnn_fill_round(n);
+  if (n > SIZE_MAX / 2 || r > SIZE_MAX / 2 - *total) l->overflow = 1;
+  else *total += r;
+}
+
+static inline uint64_t wnn_fill_bits(size_t esize, const void *elem) {
+  uint64_t bits = 0;
+  const uint8_t *p = elem;
+  for (size_t i = 0; i < esize && i < 8; i++) bits |= (uint64_t)p[i] << (8 * i);
+  return bits;
+}
+
+/* The group of a fill of that element, or -1 when none (yet). */
+static inline int wnn_fill_layout_find(const wnn_fill_layout *l, size_t esize, const void *elem) {
+  uint64_t bits = wnn_fill_bits(esize, elem);
+  for (int g = 0; g < l->num_groups; g++)
+    if (l->group[g].esize == esize && l->group[g].bits == bits) return g;
+  return -1;
+}
+
+/* First pass, one call per fill param in value order (elem: esize bytes,
+ * nbytes: the param's size). In the second pass, after
+ * wnn_fill_layout_finish, a param whose wnn_fill_layout_find is g >= 0 lives
+ * at group[g].offset; the others, in value order, from offset 0, each at the
+ * previous one's offset plus its size rounded up to 64. */
+static inline void wnn_fill_layout_add(wnn_fill_layout *l, size_t esize, const void *elem,
+                                       size_t nbytes) {
+  int g = wnn_fill_layout_find(l, esize, elem);
+  if (g < 0 && l->num_groups < WNN_FILL_GROUPS) {
+    g = l->num_groups++;
+    l->group[g].esize = esize;
+    l->group[g].bits = wnn_fill_bits(esize, elem);
+    l->group[g].nbytes = 0;
+    l->group[g].offset = 0;
+  }
+  if (g < 0) wnn_fill_add(l, &l->own_bytes, nbytes);
+  else if (nbytes > l->group[g].nbytes) l->group[g].nbytes = nbytes;
+}
+
+/* After the first pass: places the groups and returns the block's size, or 0
+ * when l->overflow is set. */
+static inline size_t wnn_fill_layout_finish(wnn_fill_layout *l) {
+  size_t total = l->own_bytes;
+  for (int g = 0; g < l->num_groups; g++) {
+    l->group[g].offset = total;
+    wnn_fill_add(l, &total, l->group[g].nbytes);
+  }
+  return l->overflow ? 0 : total;
 }
 
 #endif /* WNN_FORMAT_H */

@@ -8,13 +8,11 @@
 // bool outputs exactly). Max abs/rel errors per output are printed as test
 // diagnostics.
 //
-// Some graph inputs are frozen with `wnn convert --const NAME=FILE` from the
-// model's own test_data_set_0 (FROZEN below), and are then not fed at run
-// time (the artifact has no such input): silero_vad_v6's `sr`, the sample
-// rate, decides the condition of its If (16 kHz or 8 kHz branch), and wnn
-// has no run-time If, so the artifact is specialized to the test data's
-// sample rate, and the branch that folds is the one that data selects
-// (docs/conformance.md).
+// Graph inputs listed in FROZEN below would be frozen with `wnn convert
+// --const NAME=FILE` from the model's own test_data_set_0, and then not fed at
+// run time (the artifact has no such input). None is now: silero_vad_v6's
+// `sr`, the sample rate that decides the condition of its If, is fed at run
+// time, and the If's branches are compiled under guards (docs/importer.md).
 //
 // Each model's state (pass / fail / unsupported / error) must be exactly the
 // one recorded in tests/models/expected.json: a regression fails, and so does
@@ -46,9 +44,8 @@ const wasi = wasiCli(path.resolve(ROOT, process.env.WNN_WASI_CLI || 'dist/wnn-wa
 const STATES = ['pass', 'fail', 'unsupported', 'error'];
 
 // Graph inputs frozen at conversion (--const NAME=test_data_set_0/input_<i>.pb),
-// because they decide the graph's structure and wnn has no run-time If.
+// for inputs that decide the graph's structure in a way wnn cannot compile.
 const FROZEN = {
-  silero_vad_v6: ['sr'],
 };
 
 const modelNames = fs.existsSync(MODELS)

@@ -189,6 +189,46 @@ TEST(fuse_rules) {
   teardown(&g);
 }
 
+/* Mul(x, Sigmoid(x)) after a Conv, in either operand order, fuses as SiLU;
+ * not when the Sigmoid has another reader. */
+TEST(fuse_silu) {
+  wnn_ir_graph g;
+  setup(&g);
+  const int64_t xd[4] = {1, 1, 2, 2}, wd[4] = {1, 1, 1, 1};
+  const float w[1] = {2};
+  int x = input(&g, "x", 4, xd), W;
+  wnn_ir_add_const(&g, "W", WNN_DTYPE_F32, 4, wd, w, &W);
+  int c[3], s[3], y[3], conv[3], sig[3], mul[3];
+  for (int i = 0; i < 3; i++) {
+    char name[16];
+    snprintf(name, sizeof name, "c%d", i);
+    c[i] = value(&g, name);
+    snprintf(name, sizeof name, "s%d", i);
+    s[i] = value(&g, name);
+    snprintf(name, sizeof name, "y%d", i);
+    y[i] = value(&g, name);
+    conv[i] = node(&g, "Conv", NULL, x, W, c[i]);
+    sig[i] = node(&g, "Sigmoid", NULL, c[i], -2, s[i]);
+    mul[i] = i == 1 ? node(&g, "Mul", NULL, s[i], c[i], y[i]) : node(&g, "Mul", NULL, c[i], s[i], y[i]);
+    output(&g, y[i]);
+  }
+  output(&g, s[2]);
+  wnn_ir_count_readers(&g);
+  for (int i = 0; i < 3; i++) CHECK_OK(wnn_pass_infer_node(&g, conv[i], NULL, NULL));
+  int fused = -1;
+  CHECK_OK(wnn_pass_fuse(&g, &fused));
+  CHECK(fused == 2);
+  for (int i = 0; i < 2; i++) {
+    const cJSON *act = cJSON_GetObjectItemCaseSensitive(g.nodes[conv[i]].attrs, "activation");
+    CHECK(cJSON_IsString(act) && !strcmp(act->valuestring, "SiLU"));
+    CHECK(g.nodes[sig[i]].dead && g.nodes[mul[i]].dead && g.nodes[conv[i]].outputs[0] == y[i]);
+    CHECK(g.values[y[i]].producer == conv[i]);
+  }
+  CHECK(!g.nodes[sig[2]].dead && !g.nodes[mul[2]].dead);
+  CHECK(!cJSON_GetObjectItemCaseSensitive(g.nodes[conv[2]].attrs, "activation"));
+  teardown(&g);
+}
+
 static const cJSON *attr(const wnn_ir_graph *g, int n, const char *name) {
   return cJSON_GetObjectItemCaseSensitive(g->nodes[n].attrs, name);
 }
@@ -261,6 +301,7 @@ int main(void) {
   RUN(dce_keeps_what_outputs_need);
   RUN(bn_fold_needs_a_single_reader);
   RUN(fuse_rules);
+  RUN(fuse_silu);
   RUN(legacy_rewrites);
   return test_summary();
 }

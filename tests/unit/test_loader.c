@@ -322,7 +322,7 @@ TEST(params_lie_about_weights) {
       {64, 16, 0, WNN_ERR_MALFORMED, "outside the 64-byte WEIGHTS"},
       {0, 12, 0, WNN_ERR_MALFORMED, "nbytes is 12"},
       {4, 16, 0, WNN_ERR_MALFORMED, "multiple of 64"},
-      {0, 16, 3, WNN_ERR_FEATURE, "tensor codec 3"},
+      {0, 16, 9, WNN_ERR_FEATURE, "tensor codec 9"}, /* 3 is FILL: test_fill.c */
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char json[1024];
@@ -363,6 +363,55 @@ TEST(alias_cycles) {
       "{\"name\":\"y\",\"kind\":\"alias\",\"dtype\":\"float32\",\"shape\":[4],\"of\":1}],"
       "\"inputs\":[0],\"outputs\":[2],\"nodes\":[],\"arena_bytes\":64}";
   expect_graph(g, WNN_ERR_MALFORMED, "cycle");
+}
+
+/* The CRC-32 one bit at a time, straight from the definition: the oracle for
+ * the table-driven wnn_crc32. */
+static uint32_t crc32_bitwise(uint32_t crc, const uint8_t *p, size_t n) {
+  crc = ~crc;
+  for (size_t i = 0; i < n; i++) {
+    crc ^= p[i];
+    for (int k = 0; k < 8; k++) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+  }
+  return ~crc;
+}
+
+TEST(crc32_known_values) {
+  CHECK(wnn_crc32(0, "", 0) == 0);
+  CHECK(wnn_crc32(0, "123456789", 9) == 0xCBF43926u);
+  /* 64 bytes and more take the sliced path. */
+  static const char fox[] = "The quick brown fox jumps over the lazy dog. "
+                            "The quick brown fox jumps over the lazy dog.";
+  CHECK(wnn_crc32(0, fox, sizeof fox - 1) ==
+        crc32_bitwise(0, (const uint8_t *)fox, sizeof fox - 1));
+  uint8_t zeros[4096] = {0};
+  CHECK(wnn_crc32(0, zeros, sizeof zeros) == crc32_bitwise(0, zeros, sizeof zeros));
+}
+
+TEST(crc32_matches_bitwise_at_every_alignment) {
+  /* Random lengths (many around the 16-byte step and the 64-byte threshold)
+   * at every start offset mod 16, and chained calls split anywhere. */
+  enum { N = 5000 };
+  static uint8_t buf[N + 16];
+  uint32_t s = 12345;
+  for (size_t i = 0; i < sizeof buf; i++) {
+    s = s * 1664525u + 1013904223u;
+    buf[i] = (uint8_t)(s >> 24);
+  }
+  int bad = 0;
+  for (int t = 0; t < 400; t++) {
+    s = s * 1664525u + 1013904223u;
+    size_t len = t < 160 ? (size_t)t : (s >> 8) % N;
+    size_t off = (size_t)t % 16;
+    uint32_t want = crc32_bitwise(0, buf + off, len);
+    if (wnn_crc32(0, buf + off, len) != want) bad++;
+    size_t cut = len ? (s >> 4) % (len + 1) : 0;
+    if (wnn_crc32(wnn_crc32(0, buf + off, cut), buf + off + cut, len - cut) != want) bad++;
+    /* A nonzero starting value. */
+    if (wnn_crc32(0xDEADBEEFu, buf + off, len) != crc32_bitwise(0xDEADBEEFu, buf + off, len)) bad++;
+  }
+  if (bad) printf("  %d mismatches\n", bad);
+  CHECK(bad == 0);
 }
 
 TEST(random_damage_never_crashes) {
@@ -429,6 +478,8 @@ int main(void) {
   RUN(params_lie_about_weights);
   RUN(graph_structure_errors);
   RUN(alias_cycles);
+  RUN(crc32_known_values);
+  RUN(crc32_matches_bitwise_at_every_alignment);
   RUN(random_damage_never_crashes);
   return test_summary();
 }
