@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "kernels/kernels.h"
@@ -170,30 +171,44 @@ static void bench_gemm(const char *name, wnn_f32_gemm_ukernel *fn, const gemm_sh
 }
 
 /* Conv 3x3, pad 1, stride 1 on c x h x w into m channels: im2col + GEMM, as
- * the Conv op runs it. */
+ * the Conv op runs it, over tiles of `tile` output pixels (0: all of them,
+ * one K x H*W im2col matrix, as Conv did before it tiled). */
 static void bench_conv3x3(const char *gemm_name, wnn_f32_gemm_ukernel *gemm,
-                          wnn_f32_im2col_ukernel *im2col, size_t c, size_t h, size_t w,
-                          size_t m) {
+                          wnn_f32_im2col_tile_ukernel *im2col, size_t c, size_t h, size_t w,
+                          size_t m, size_t tile) {
   const wnn_window2d win = {h, w, h, w, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1};
-  const size_t k = c * 9, n = h * w;
+  const size_t k = c * 9, n = h * w, t = tile && tile < n ? tile : n;
   float *x = filled(c * h * w), *wt = filled(m * k), *bias = filled(m);
-  float *col = filled(k * n), *y = filled(m * n);
+  float *col = filled(k * t), *y = filled(m * n);
   const wnn_f32_gemm_params p = {1.0f, 0.0f, -INFINITY, INFINITY};
   double best = 1e30, total = 0;
   for (int rep = 0; rep < 1000 && (total < 0.2 || rep < 3); rep++) {
     const double t0 = now_s();
-    im2col(c, x, col, &win);
-    gemm(m, n, k, wt, k, 1, col, n, 1, bias, y, n, &p);
+    for (size_t p0 = 0; p0 < n; p0 += t) {
+      const size_t np = n - p0 < t ? n - p0 : t;
+      im2col(c, x, p0, np, col, &win);
+      gemm(m, np, k, wt, k, 1, col, np, 1, bias, y + p0, n, &p);
+    }
     const double dt = now_s() - t0;
     total += dt;
     best = dt < best ? dt : best;
   }
   const double flops = 2.0 * (double)m * (double)n * (double)k;
-  printf("{\"kernel\":\"conv3x3 im2col+%s\",\"case\":\"%zux%zux%zu -> %zu\",\"m\":%zu,\"n\":%zu,"
-         "\"k\":%zu,\"ms\":%.4f,\"gflops\":%.3f,\"of_peak\":%.3f,\"check\":%g}\n",
-         gemm_name, c, h, w, m, m, n, k, best * 1e3, flops / best * 1e-9,
+  char tile_s[32];
+  if (t == n) snprintf(tile_s, sizeof tile_s, "untiled");
+  else snprintf(tile_s, sizeof tile_s, "tile %zu", t);
+  printf("{\"kernel\":\"conv3x3 im2col+%s\",\"case\":\"%zux%zux%zu -> %zu, %s\",\"m\":%zu,"
+         "\"n\":%zu,\"k\":%zu,\"ms\":%.4f,\"gflops\":%.3f,\"of_peak\":%.3f,\"check\":%g}\n",
+         gemm_name, c, h, w, m, tile_s, m, n, k, best * 1e3, flops / best * 1e-9,
          flops / best * 1e-9 / peak_gflops, (double)y[0]);
   free(x), free(wt), free(bias), free(col), free(y);
+}
+
+/* The tile Conv chooses for K rows (src/ops/conv.c: a K x tile panel of at
+ * most TILE_BYTES, a multiple of 32 pixels). */
+static size_t conv_tile(size_t k, size_t budget) {
+  size_t t = budget / sizeof(float) / k / 32 * 32;
+  return t < 32 ? 32 : t;
 }
 
 /* ------------------------------------------------ the other kernels */
@@ -222,6 +237,12 @@ static void bench_elementwise(void) {
   WNN_IF_ISA(isa, TIME_CASE(#name, "n=65536", N, "gelem_per_s", name(N, a, b, y));)
 #define WNN_F32_VUNARY(name, isa, op) \
   WNN_IF_ISA(isa, TIME_CASE(#name, "n=65536", N, "gelem_per_s", name(N, a, y, &up));)
+#include "kernels/kernels.inc"
+  /* Conv's fused activations, in place over 64 rows of 1024 (a GEMM tile). */
+  const wnn_f32_act_params hswish = {WNN_ACT_HARDSWISH, 0, 0}, silu = {WNN_ACT_SILU, 0, 0};
+#define WNN_F32_ACT(name, isa) WNN_IF_ISA(isa,                                           \
+  TIME_CASE(#name, "hardswish 64x1024", N, "gelem_per_s", name(64, 1024, y, 1024, &hswish)); \
+  TIME_CASE(#name, "silu 64x1024", N, "gelem_per_s", name(64, 1024, y, 1024, &silu));)
 #include "kernels/kernels.inc"
   free(a), free(b), free(y);
 }
@@ -275,24 +296,35 @@ static void bench_windows(void) {
   }
 }
 
-int main(void) {
+/* With an argument, only that part (after the peaks): gemm, conv, elementwise or
+ * windows; without, all of them. */
+static bool part(int argc, char **argv, const char *name) {
+  return argc < 2 || !strcmp(argv[1], name);
+}
+
+int main(int argc, char **argv) {
   bench_peak_scalar();
 #if defined(__wasm_simd128__)
   bench_peak_simd128();
 #endif
-  for (size_t s = 0; s < sizeof SHAPES / sizeof SHAPES[0]; s++) {
+  for (size_t s = 0; part(argc, argv, "gemm") && s < sizeof SHAPES / sizeof SHAPES[0]; s++) {
 #define WNN_F32_GEMM(name, isa, mr, nr) WNN_IF_ISA(isa, bench_gemm(#name, name, &SHAPES[s]);)
 #include "kernels/kernels.inc"
   }
-  /* Each GEMM with the im2col of its instruction set. */
-#define IM2COL_SCALAR wnn_f32_im2col__scalar
-#define IM2COL_WASMSIMD wnn_f32_im2col__wasmsimd
-#define WNN_F32_GEMM(name, isa, mr, nr) WNN_IF_ISA(isa,                                   \
-  bench_conv3x3(#name, name, IM2COL_##isa, 64, 56, 56, 64);                               \
-  bench_conv3x3(#name, name, IM2COL_##isa, 3, 224, 224, 32);                              \
-  bench_conv3x3(#name, name, IM2COL_##isa, 128, 28, 28, 128);)
+  /* Each GEMM with the im2col of its instruction set, untiled and tiled. */
+#define IM2COL_SCALAR wnn_f32_im2col_tile__scalar
+#define IM2COL_WASMSIMD wnn_f32_im2col_tile__wasmsimd
+  static const struct { size_t c, h, w, m; } CONV[] = {
+      {64, 56, 56, 64}, {3, 224, 224, 32}, {128, 28, 28, 128}, {32, 160, 160, 64}};
+  static const size_t BUDGET[] = {0, 256 * 1024}; /* untiled, and as Conv tiles */
+  for (size_t i = 0; part(argc, argv, "conv") && i < sizeof CONV / sizeof CONV[0]; i++)
+    for (size_t b = 0; b < sizeof BUDGET / sizeof BUDGET[0]; b++) {
+      const size_t tile = BUDGET[b] ? conv_tile(CONV[i].c * 9, BUDGET[b]) : 0;
+#define WNN_F32_GEMM(name, isa, mr, nr) WNN_IF_ISA(isa, bench_conv3x3(#name, name, IM2COL_##isa, \
+      CONV[i].c, CONV[i].h, CONV[i].w, CONV[i].m, tile);)
 #include "kernels/kernels.inc"
-  bench_elementwise();
-  bench_windows();
+    }
+  if (part(argc, argv, "elementwise")) bench_elementwise();
+  if (part(argc, argv, "windows")) bench_windows();
   return 0;
 }

@@ -24,6 +24,8 @@
  * Rows past the end of a ragged bottom tile alias row 0 (computed, never
  * stored); columns past a ragged edge alias the edge's first column.
  */
+#include <math.h>
+#include <stdbool.h>
 #include <wasm_simd128.h>
 
 #include "kernels/kernels.h"
@@ -33,6 +35,11 @@ enum { NC = 32 }; /* columns per block of B that stays in cache while A streams 
 typedef struct epilogue {
   v128_t alpha, beta, lo, hi;
   const wnn_f32_gemm_params *p;
+  /* plain: alpha == 1 and beta == 0, so the store is acc + bias (1 * acc is
+   * acc, bit for bit); clamp: min or max is finite (pmax with -INFINITY and
+   * pmin with INFINITY change nothing, NaN included). Both are the same
+   * for every tile, so the branches on them are predicted. */
+  bool plain, clamp;
 } epilogue;
 
 static inline float clampf(float v, float lo, float hi) {
@@ -41,15 +48,21 @@ static inline float clampf(float v, float lo, float hi) {
 }
 
 /* Stores 4 outputs; the same steps as the scalar kernel's store_row. */
-static inline void store4(float *c, v128_t acc, float bias, const epilogue *e) {
-  v128_t v = wasm_f32x4_add(wasm_f32x4_mul(e->alpha, acc), wasm_f32x4_splat(bias));
-  if (e->p->beta != 0.0f) v = wasm_f32x4_add(v, wasm_f32x4_mul(e->beta, wasm_v128_load(c)));
-  v = wasm_f32x4_pmin(wasm_f32x4_pmax(v, e->lo), e->hi);
+static inline __attribute__((always_inline)) void store4(float *c, v128_t acc, v128_t bias,
+                                                         const epilogue *e) {
+  v128_t v;
+  if (e->plain) {
+    v = wasm_f32x4_add(acc, bias);
+  } else {
+    v = wasm_f32x4_add(wasm_f32x4_mul(e->alpha, acc), bias);
+    if (e->p->beta != 0.0f) v = wasm_f32x4_add(v, wasm_f32x4_mul(e->beta, wasm_v128_load(c)));
+  }
+  if (e->clamp) v = wasm_f32x4_pmin(wasm_f32x4_pmax(v, e->lo), e->hi);
   wasm_v128_store(c, v);
 }
 
 /* Stores the first nr (< 4 or any) of 4 outputs, scalar. */
-static inline void store_part(float *c, v128_t acc, size_t nr, float bias, const epilogue *e) {
+static void store_part(float *c, v128_t acc, size_t nr, float bias, const epilogue *e) {
   float t[4];
   wasm_v128_store(t, acc);
   const wnn_f32_gemm_params *p = e->p;
@@ -61,11 +74,13 @@ static inline void store_part(float *c, v128_t acc, size_t nr, float bias, const
 }
 
 /* Stores columns [0, nr) of a row held in `count` v128 accumulators. */
-static inline void store_row(float *c, const v128_t *acc, size_t count, size_t nr, float bias,
-                             const epilogue *e) {
+static inline __attribute__((always_inline)) void store_row(float *c, const v128_t *acc,
+                                                            size_t count, size_t nr, float bias,
+                                                            const epilogue *e) {
+  const v128_t vb = wasm_f32x4_splat(bias);
   for (size_t v = 0; v < count && 4 * v < nr; v++) {
     if (nr - 4 * v >= 4)
-      store4(c + 4 * v, acc[v], bias, e);
+      store4(c + 4 * v, acc[v], vb, e);
     else
       store_part(c + 4 * v, acc[v], nr - 4 * v, bias, e);
   }
@@ -255,7 +270,9 @@ void wnn_f32_gemm_4x8__wasmsimd(size_t m, size_t n, size_t k, const float *a, si
                                 const float *bias, float *c, size_t c_rs,
                                 const wnn_f32_gemm_params *params) {
   const epilogue e = {wasm_f32x4_splat(params->alpha), wasm_f32x4_splat(params->beta),
-                      wasm_f32x4_splat(params->min), wasm_f32x4_splat(params->max), params};
+                      wasm_f32x4_splat(params->min), wasm_f32x4_splat(params->max), params,
+                      params->alpha == 1.0f && params->beta == 0.0f,
+                      params->min != -INFINITY || params->max != INFINITY};
   if (b_cs != 1 && b_rs == 1) {
     gemm_transposed_b(m, n, k, a, a_rs, a_cs, b, b_cs, bias, c, c_rs, &e);
     return;

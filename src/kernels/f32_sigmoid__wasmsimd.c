@@ -22,7 +22,7 @@
 #include "kernels/kernels.h"
 #include "kernels/wasmsimd_exp.h"
 
-static inline v128_t sigmoid4(v128_t x) {
+static inline __attribute__((always_inline)) v128_t sigmoid4(v128_t x) {
   const v128_t e = wnn_f32x4_exp_nonpositive(wasm_f32x4_neg(wasm_f32x4_abs(x)));
   /* x < 0: e / (1 + e), one rounding fewer than the scalar kernel's e * s. */
   const v128_t neg = wasm_f32x4_lt(x, wasm_f32x4_splat(0.0f));

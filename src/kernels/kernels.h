@@ -54,6 +54,13 @@ typedef struct wnn_window2d {
 typedef void wnn_f32_im2col_ukernel(size_t channels, const float *x, float *col,
                                     const wnn_window2d *win);
 
+/* Columns [p0, p0 + np) of that matrix (output pixels p0 .. p0 + np - 1,
+ * numbered oy * out_w + ox) as a K x np matrix: col[r * np + j] is element
+ * [r][p0 + j]. Conv's tiles: a panel of a few hundred pixels that stays in
+ * cache while the GEMM reads it. p0 + np <= out_h * out_w. */
+typedef void wnn_f32_im2col_tile_ukernel(size_t channels, const float *x, size_t p0, size_t np,
+                                         float *col, const wnn_window2d *win);
+
 /* Depthwise convolution, one filter per channel:
  * y[c][oy][ox] = bias[c] + sum_{ky,kx} w[c][ky][kx] * x[c][iy][ix]
  * with zeros in the padding. bias may be NULL. */
@@ -98,15 +105,47 @@ typedef struct wnn_f32_unary_params {
 typedef void wnn_f32_vunary_ukernel(size_t n, const float *x, float *y,
                                     const wnn_f32_unary_params *params);
 
+/* The activation Conv and Gemm fuse after their bias, in place on a block of
+ * `rows` rows of n elements, row i at y + i * y_rs:
+ *   RELU         x < 0 ? 0 : x                 (NaN stays NaN, as the Relu op)
+ *   CLIP         min(max(x, p0), p1) by comparisons (NaN stays NaN)
+ *   SIGMOID      1 / (1 + exp(-x))
+ *   HARDSIGMOID  clamp(p0 * x + p1, 0, 1)
+ *   HARDSWISH    x * clamp(x / 6 + 0.5, 0, 1)
+ *   LEAKYRELU    x < 0 ? p0 * x : x
+ *   SILU         x * sigmoid(x), sigmoid as above (Mul(x, Sigmoid(x)))
+ * NONE leaves y alone. Every variant computes the same bits as the scalar one
+ * except SIGMOID and SILU (a polynomial exp in SIMD128, as the Sigmoid op's
+ * SIMD128 kernel: within 2.5 ulp). */
+enum {
+  WNN_ACT_NONE = 0,
+  WNN_ACT_RELU,
+  WNN_ACT_CLIP,
+  WNN_ACT_SIGMOID,
+  WNN_ACT_HARDSIGMOID,
+  WNN_ACT_HARDSWISH,
+  WNN_ACT_LEAKYRELU,
+  WNN_ACT_SILU
+};
+typedef struct wnn_f32_act_params {
+  int kind;        /* WNN_ACT_* */
+  float p0, p1;    /* Clip min/max, HardSigmoid alpha/beta, LeakyRelu alpha */
+} wnn_f32_act_params;
+
+typedef void wnn_f32_act_ukernel(size_t rows, size_t n, float *y, size_t y_rs,
+                                 const wnn_f32_act_params *params);
+
 /* ------------------------------------------------------------ declarations */
 
 #define WNN_F32_GEMM(name, isa, mr, nr) wnn_f32_gemm_ukernel name;
 #define WNN_F32_IM2COL(name, isa) wnn_f32_im2col_ukernel name;
+#define WNN_F32_IM2COL_TILE(name, isa) wnn_f32_im2col_tile_ukernel name;
 #define WNN_F32_DWCONV(name, isa) wnn_f32_dwconv_ukernel name;
 #define WNN_F32_VBINARY(name, isa, op, kind) wnn_f32_vbinary_ukernel name;
 #define WNN_S32_VBINARY(name, isa, op, kind) wnn_s32_vbinary_ukernel name;
 #define WNN_S64_VBINARY(name, isa, op, kind) wnn_s64_vbinary_ukernel name;
 #define WNN_F32_VUNARY(name, isa, op) wnn_f32_vunary_ukernel name;
+#define WNN_F32_ACT(name, isa) wnn_f32_act_ukernel name;
 #define WNN_F32_POOL2D(name, isa, op) wnn_f32_pool2d_ukernel name;
 #define WNN_F32_GAVGPOOL(name, isa) wnn_f32_gavgpool_ukernel name;
 #define WNN_F32_SOFTMAX(name, isa) wnn_f32_softmax_ukernel name;

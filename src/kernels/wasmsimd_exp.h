@@ -10,7 +10,7 @@
 
 #include <wasm_simd128.h>
 
-static inline v128_t wnn_f32x4_exp_nonpositive(v128_t z) {
+static inline __attribute__((always_inline)) v128_t wnn_f32x4_exp_nonpositive(v128_t z) {
   const v128_t log2e = wasm_f32x4_splat(1.44269504088896341f);
   const v128_t ln2_hi = wasm_f32x4_splat(0.693145751953125f); /* 0x3F317200 */
   const v128_t ln2_lo = wasm_f32x4_splat(1.428606765330187045e-06f);

@@ -1,16 +1,27 @@
 /*
- * Conv (ONNX opset 13), float32, NCHW, 1-D and 2-D. Three methods, chosen at
- * prepare:
+ * Conv (ONNX opset 13), float32, NCHW, 1-D and 2-D. Four methods, chosen at
+ * prepare (choose_method):
+ *   Winograd     3x3, stride 1, group 1, on channel counts and planes where it
+ *                was measured to win (ops/conv_winograd.h, docs/winograd.md);
  *   depthwise    group == C == M: a direct loop per channel (wnn_f32_dwconv);
  *   direct GEMM  1x1 kernel, stride 1, no pads: each group's input channels
  *                already are the GEMM's B (C/group x H*W), no scratch;
- *   im2col       otherwise: one group's im2col matrix in scratch, then GEMM.
+ *   im2col       otherwise: im2col of one tile of output pixels into scratch,
+ *                then the GEMM of that tile.
  * Per image and group: Y_g (M/group x OH*OW) = W_g (M/group x K) * B (K x OH*OW)
- * + bias, K = C/group * kernel size. An optional fused activation
- * (ops/fused_activation.h) then runs over the output.
+ * + bias, K = C/group * kernel size, computed tile by tile: a tile is `tile`
+ * consecutive output pixels (columns of B and of Y_g), so the im2col scratch
+ * is one K x tile panel that stays in cache while the GEMM reads it, instead
+ * of the whole K x OH*OW matrix. Every output still sums over k in the same
+ * order, so the results do not depend on the tiling.
+ *
+ * The fused activation (ops/fused_activation.h) is applied to each tile (each
+ * channel for depthwise) right after it is computed, while it is in cache:
+ * Relu and Clip as the GEMM's own clamp, the others by the activation kernel.
  */
 #include <math.h>
 
+#include "ops/conv_winograd.h"
 #include "ops/fused_activation.h"
 #include "ops/op_internal.h"
 
@@ -86,13 +97,54 @@ static wnn_status read_kernel(wnn_prepare_ctx *ctx, wnn_window_spec *spec) {
   return WNN_OK;
 }
 
+/* The method for a prepared geometry; one more method is one more line here
+ * (and its case in prepare's scratch and in run). */
 static int choose_method(const wnn_conv_params *p) {
   const wnn_window2d *w = &p->win;
   if (p->group > 1 && p->group == p->in_c && p->out_c == p->in_c) return WNN_CONV_DEPTHWISE;
   if (w->k_h == 1 && w->k_w == 1 && w->stride_h == 1 && w->stride_w == 1 && w->pad_t == 0 &&
       w->pad_l == 0 && w->pad_b == 0 && w->pad_r == 0)
     return WNN_CONV_DIRECT_GEMM;
+  if (p->spatial == 2 && p->group == 1 && wnn_conv_winograd_applies(w, p->in_c, p->out_c))
+    return WNN_CONV_WINOGRAD;
   return WNN_CONV_IM2COL;
+}
+
+/* The kernels only Conv uses, chosen by the rule of src/ops/select.c: the last
+ * row of the family in kernels.inc that this build has and `kernels` allows
+ * (SIMD128 rows only with WNN_KERNELS_AUTO). */
+#define ISA_OK_SCALAR(kernels) true
+#define ISA_OK_WASMSIMD(kernels) ((kernels) == WNN_KERNELS_AUTO)
+
+static wnn_f32_im2col_tile_ukernel *select_im2col_tile(wnn_kernels kernels) {
+  wnn_f32_im2col_tile_ukernel *fn = NULL;
+#define WNN_F32_IM2COL_TILE(name, isa) WNN_IF_ISA(isa, if (ISA_OK_##isa(kernels)) fn = name;)
+#include "kernels/kernels.inc"
+  return fn;
+}
+
+static wnn_f32_act_ukernel *select_act(wnn_kernels kernels) {
+  wnn_f32_act_ukernel *fn = NULL;
+#define WNN_F32_ACT(name, isa) WNN_IF_ISA(isa, if (ISA_OK_##isa(kernels)) fn = name;)
+#include "kernels/kernels.inc"
+  return fn;
+}
+
+/* A tile's working set: the K x tile panel of B (im2col), or the rows x tile
+ * block of Y the activation revisits (direct GEMM). 256 KiB stays in the L2 of
+ * the x86-64 and arm64 cores wasm engines run on (1 MiB per core on the
+ * benchmark machine) next to the weights. On bench_kernels' Conv 3x3 cases,
+ * panels of 64 to 512 KiB ran within noise of each other, and about twice as
+ * fast as the untiled matrix on a 32x160x160 input. */
+enum { TILE_BYTES = 256 * 1024, TILE_ALIGN = 32 };
+
+/* Pixels per tile for `rows` floats per pixel: a multiple of the GEMMs'
+ * column blocks (TILE_ALIGN), at least one block, at most every pixel. */
+static size_t tile_pixels(size_t rows, size_t pixels) {
+  size_t t = TILE_BYTES / sizeof(float) / (rows ? rows : 1);
+  t = t / TILE_ALIGN * TILE_ALIGN;
+  if (t < TILE_ALIGN) t = TILE_ALIGN;
+  return t < pixels ? t : pixels;
 }
 
 wnn_status wnn_conv_prepare(wnn_prepare_ctx *ctx) {
@@ -121,18 +173,36 @@ wnn_status wnn_conv_prepare(wnn_prepare_ctx *ctx) {
   p->out_c = (size_t)w->dims[0];
   p->win = wnn_window_to_2d(&spec);
   p->method = choose_method(p);
+  p->kernels = ctx->kernels;
   p->gemm = wnn_select_f32_gemm(ctx->kernels);
-  p->im2col = wnn_select_f32_im2col(ctx->kernels);
+  p->im2col_tile = select_im2col_tile(ctx->kernels);
   p->dwconv = wnn_select_f32_dwconv(ctx->kernels);
 
+  /* Relu and Clip are the GEMM's clamp (the same comparisons, so the same
+   * bits); the depthwise kernel has no clamp, so it takes every activation
+   * from the activation kernel. */
+  const int kind = pa->act.kind;
+  const bool in_gemm =
+      p->method != WNN_CONV_DEPTHWISE && (kind == WNN_ACT_RELU || kind == WNN_ACT_CLIP);
+  p->gemm_min = in_gemm ? (kind == WNN_ACT_RELU ? 0.0f : pa->act.p0) : -INFINITY;
+  p->gemm_max = in_gemm && kind == WNN_ACT_CLIP ? pa->act.p1 : INFINITY;
+  p->act = kind != WNN_ACT_NONE && !in_gemm ? select_act(ctx->kernels) : NULL;
+
+  const size_t pixels = p->win.out_h * p->win.out_w;
+  const size_t k = (size_t)w->dims[1] * p->win.k_h * p->win.k_w;
   ctx->scratch_bytes = 0;
+  p->tile = pixels;
   if (p->method == WNN_CONV_IM2COL) {
-    /* One group's im2col matrix: K rows of OH*OW. */
-    const int64_t col_dims[4] = {w->dims[1], (int64_t)(p->win.k_h * p->win.k_w),
-                                 (int64_t)p->win.out_h, (int64_t)p->win.out_w};
-    const int64_t n = wnn_checked_numel(4, col_dims, sizeof(float));
+    /* One tile's panel: K rows of `tile` pixels. */
+    p->tile = tile_pixels(k, pixels);
+    const int64_t col_dims[2] = {(int64_t)k, (int64_t)p->tile};
+    const int64_t n = wnn_checked_numel(2, col_dims, sizeof(float));
     if (n < 0) return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: im2col buffer too large", OP);
     ctx->scratch_bytes = (size_t)n * sizeof(float);
+  } else if (p->method == WNN_CONV_WINOGRAD) {
+    ctx->scratch_bytes = wnn_conv_winograd_scratch_bytes(&p->win, p->in_c, p->out_c);
+  } else if (p->method == WNN_CONV_DIRECT_GEMM && p->act) {
+    p->tile = tile_pixels(p->out_c / p->group, pixels);
   }
   return WNN_OK;
 }
@@ -147,27 +217,46 @@ wnn_status wnn_conv_run(const wnn_run_ctx *ctx) {
   const size_t in_plane = win->in_h * win->in_w, out_plane = win->out_h * win->out_w;
 
   if (p->method == WNN_CONV_DEPTHWISE) {
+    /* Channel by channel, so that the activation finds the plane in cache. */
+    const size_t taps = win->k_h * win->k_w;
     for (size_t n = 0; n < p->batch; n++)
-      p->dwconv(p->in_c, x + n * p->in_c * in_plane, w, bias, y + n * p->out_c * out_plane, win);
-    wnn_fused_activation_apply(&pa->act, y, p->batch * p->out_c * out_plane);
+      for (size_t c = 0; c < p->in_c; c++) {
+        float *yc = y + (n * p->out_c + c) * out_plane;
+        p->dwconv(1, x + (n * p->in_c + c) * in_plane, w + c * taps, bias ? bias + c : NULL, yc,
+                  win);
+        if (p->act) p->act(1, out_plane, yc, out_plane, &pa->act);
+      }
+    return WNN_OK;
+  }
+  if (p->method == WNN_CONV_WINOGRAD) {
+    for (size_t n = 0; n < p->batch; n++) {
+      float *yn = y + n * p->out_c * out_plane;
+      wnn_conv_winograd_run(win, p->in_c, p->out_c, x + n * p->in_c * in_plane, w, bias, yn,
+                            p->gemm_min, p->gemm_max, ctx->scratch, p->kernels);
+      if (p->act) p->act(p->out_c, out_plane, yn, out_plane, &pa->act);
+    }
     return WNN_OK;
   }
   const size_t cg = p->in_c / p->group, mg = p->out_c / p->group;
   const size_t k = cg * win->k_h * win->k_w;
-  const wnn_f32_gemm_params gp = {.alpha = 1.0f, .beta = 0.0f, .min = -INFINITY, .max = INFINITY};
+  const wnn_f32_gemm_params gp = {
+      .alpha = 1.0f, .beta = 0.0f, .min = p->gemm_min, .max = p->gemm_max};
   for (size_t n = 0; n < p->batch; n++) {
     for (size_t g = 0; g < p->group; g++) {
       const float *xg = x + (n * p->in_c + g * cg) * in_plane;
-      const float *b = xg; /* direct GEMM: the input planes are B */
-      if (p->method == WNN_CONV_IM2COL) {
-        p->im2col(cg, xg, ctx->scratch, win);
-        b = ctx->scratch;
-      }
+      const float *wg = w + g * mg * k, *bg = bias ? bias + g * mg : NULL;
       float *yg = y + (n * p->out_c + g * mg) * out_plane;
-      p->gemm(mg, out_plane, k, w + g * mg * k, k, 1, b, out_plane, 1, bias ? bias + g * mg : NULL,
-              yg, out_plane, &gp);
+      for (size_t p0 = 0; p0 < out_plane; p0 += p->tile) {
+        const size_t np = out_plane - p0 < p->tile ? out_plane - p0 : p->tile;
+        if (p->method == WNN_CONV_IM2COL) {
+          p->im2col_tile(cg, xg, p0, np, ctx->scratch, win);
+          p->gemm(mg, np, k, wg, k, 1, ctx->scratch, np, 1, bg, yg + p0, out_plane, &gp);
+        } else { /* direct GEMM: the input planes are B */
+          p->gemm(mg, np, k, wg, k, 1, xg + p0, out_plane, 1, bg, yg + p0, out_plane, &gp);
+        }
+        if (p->act) p->act(mg, np, yg + p0, out_plane, &pa->act);
+      }
     }
   }
-  wnn_fused_activation_apply(&pa->act, y, p->batch * p->out_c * out_plane);
   return WNN_OK;
 }

@@ -13,7 +13,8 @@ static const struct {
   int kind, num_params;
 } kinds[] = {{"Relu", WNN_ACT_RELU, 0},           {"Clip", WNN_ACT_CLIP, 2},
              {"Sigmoid", WNN_ACT_SIGMOID, 0},     {"HardSigmoid", WNN_ACT_HARDSIGMOID, 2},
-             {"HardSwish", WNN_ACT_HARDSWISH, 0}, {"LeakyRelu", WNN_ACT_LEAKYRELU, 1}};
+             {"HardSwish", WNN_ACT_HARDSWISH, 0}, {"LeakyRelu", WNN_ACT_LEAKYRELU, 1},
+             {"SiLU", WNN_ACT_SILU, 0}};
 
 wnn_status wnn_fused_activation_prepare(wnn_prepare_ctx *ctx, const char *op,
                                         wnn_fused_activation *act) {
@@ -34,7 +35,7 @@ wnn_status wnn_fused_activation_prepare(wnn_prepare_ctx *ctx, const char *op,
   if (k == sizeof kinds / sizeof kinds[0])
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE,
                        "%s: activation '%s' is not one of Relu, Clip, Sigmoid, HardSigmoid, "
-                       "HardSwish, LeakyRelu", op, name->valuestring);
+                       "HardSwish, LeakyRelu, SiLU", op, name->valuestring);
   int count = params ? cJSON_GetArraySize(params) : 0;
   if ((params && !cJSON_IsArray(params)) || count != kinds[k].num_params)
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE,
@@ -55,35 +56,5 @@ wnn_status wnn_fused_activation_prepare(wnn_prepare_ctx *ctx, const char *op,
 }
 
 void wnn_fused_activation_apply(const wnn_fused_activation *act, float *y, size_t n) {
-  const float a = act->p0, b = act->p1;
-  switch (act->kind) {
-    case WNN_ACT_RELU:
-      for (size_t i = 0; i < n; i++) y[i] = y[i] > 0.0f ? y[i] : 0.0f;
-      break;
-    case WNN_ACT_CLIP:
-      for (size_t i = 0; i < n; i++) y[i] = y[i] < a ? a : y[i] > b ? b : y[i];
-      break;
-    case WNN_ACT_SIGMOID:
-      for (size_t i = 0; i < n; i++) {
-        const float e = expf(-fabsf(y[i])), s = 1.0f / (1.0f + e);
-        y[i] = y[i] >= 0.0f ? s : e * s;
-      }
-      break;
-    case WNN_ACT_HARDSIGMOID:
-      for (size_t i = 0; i < n; i++) {
-        float v = a * y[i] + b;
-        y[i] = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
-      }
-      break;
-    case WNN_ACT_HARDSWISH:
-      for (size_t i = 0; i < n; i++) {
-        float v = y[i] / 6.0f + 0.5f;
-        y[i] *= v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
-      }
-      break;
-    case WNN_ACT_LEAKYRELU:
-      for (size_t i = 0; i < n; i++) y[i] = y[i] < 0.0f ? a * y[i] : y[i];
-      break;
-    default: break;
-  }
+  wnn_f32_act__scalar(1, n, y, n, act);
 }

@@ -4,6 +4,9 @@
  * or LeakyRelu into them as the attributes
  *
  *   "activation"         "Relu" | "Clip" | "Sigmoid" | "HardSigmoid" | "HardSwish" | "LeakyRelu"
+ *                        | "SiLU": x * Sigmoid(x), for the Conv -> Sigmoid -> Mul(x, s)
+ *                        blocks of YOLOX and EfficientNet (the importer does not fuse
+ *                        that pattern yet; the runtime accepts it)
  *   "activation_params"  floats: Clip [min, max], HardSigmoid [alpha, beta],
  *                        LeakyRelu [alpha]; none for the others
  *
@@ -17,20 +20,9 @@
 
 #include "ops/op_internal.h"
 
-enum {
-  WNN_ACT_NONE = 0,
-  WNN_ACT_RELU,
-  WNN_ACT_CLIP,
-  WNN_ACT_SIGMOID,
-  WNN_ACT_HARDSIGMOID,
-  WNN_ACT_HARDSWISH,
-  WNN_ACT_LEAKYRELU
-};
-
-typedef struct wnn_fused_activation {
-  int kind;        /* WNN_ACT_* */
-  float p0, p1;    /* Clip min/max, HardSigmoid alpha/beta, LeakyRelu alpha */
-} wnn_fused_activation;
+/* The kinds (WNN_ACT_*) and the params are the activation microkernel's
+ * (kernels/kernels.h, wnn_f32_act_ukernel), which applies them. */
+typedef wnn_f32_act_params wnn_fused_activation;
 
 typedef struct wnn_conv_act_params {
   wnn_conv_params base;
@@ -48,14 +40,18 @@ typedef struct wnn_gemm_act_params {
 wnn_status wnn_fused_activation_prepare(wnn_prepare_ctx *ctx, const char *op,
                                         wnn_fused_activation *act);
 
-/* Applies act to y[0..n) in place (nothing for WNN_ACT_NONE). */
+/* Applies act to y[0..n) in place (nothing for WNN_ACT_NONE), with the
+ * scalar activation kernel. */
 void wnn_fused_activation_apply(const wnn_fused_activation *act, float *y, size_t n);
 
 /* One element, written plainly: what the reference implementations use. */
 static inline float wnn_fused_activation_ref(const wnn_fused_activation *act, float x) {
   switch (act->kind) {
-    case WNN_ACT_RELU: return x > 0.0f ? x : 0.0f;
-    case WNN_ACT_CLIP: return x < act->p0 ? act->p0 : x > act->p1 ? act->p1 : x;
+    case WNN_ACT_RELU: return x < 0.0f ? 0.0f : x;
+    case WNN_ACT_CLIP: {
+      float v = x < act->p0 ? act->p0 : x;
+      return v > act->p1 ? act->p1 : v;
+    }
     case WNN_ACT_SIGMOID: return (float)(1.0 / (1.0 + exp(-(double)x)));
     case WNN_ACT_HARDSIGMOID: {
       float v = act->p0 * x + act->p1;
@@ -66,6 +62,7 @@ static inline float wnn_fused_activation_ref(const wnn_fused_activation *act, fl
       return x * (v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v);
     }
     case WNN_ACT_LEAKYRELU: return x < 0.0f ? act->p0 * x : x;
+    case WNN_ACT_SILU: return (float)((double)x / (1.0 + exp(-(double)x)));
     default: return x;
   }
 }

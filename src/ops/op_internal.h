@@ -15,17 +15,25 @@
 
 /* ------------------------------------------------------------ op params */
 
-/* Conv. 1-D convolutions run as 2-D ones of height 1. */
-enum { WNN_CONV_IM2COL = 0, WNN_CONV_DIRECT_GEMM = 1, WNN_CONV_DEPTHWISE = 2 };
+/* Conv. 1-D convolutions run as 2-D ones of height 1. The GEMM methods work
+ * on tiles of `tile` output pixels (the last one ragged); an im2col tile's
+ * K x tile panel is the op's scratch. act is the fused activation's kernel,
+ * NULL when there is none or when it is folded into the GEMM's clamp
+ * (gemm_min, gemm_max: Relu and Clip). */
+enum { WNN_CONV_IM2COL = 0, WNN_CONV_DIRECT_GEMM = 1, WNN_CONV_DEPTHWISE = 2, WNN_CONV_WINOGRAD = 3 };
 typedef struct wnn_conv_params {
   int spatial;              /* 1 or 2 */
   int method;               /* WNN_CONV_* */
   size_t group;
   size_t batch, in_c, out_c;
   wnn_window2d win;         /* strides, dilations and resolved pads */
+  size_t tile;              /* output pixels per GEMM tile */
+  float gemm_min, gemm_max;
   wnn_f32_gemm_ukernel *gemm;
-  wnn_f32_im2col_ukernel *im2col;
+  wnn_f32_im2col_tile_ukernel *im2col_tile;
   wnn_f32_dwconv_ukernel *dwconv;
+  wnn_f32_act_ukernel *act;
+  wnn_kernels kernels;      /* as prepared, for methods that select at run time */
 } wnn_conv_params;
 
 /* Gemm: Y = alpha * A' * B' + beta * C. C broadcasts to (m, n) through strides

@@ -1,8 +1,10 @@
-/* Conv: run vs reference on many geometries, hand-computed values, and every
- * rejection prepare makes. Tolerance rtol 1e-5, atol 1e-6: the GEMM and the
+/* Conv: run vs reference on many geometries (with images of several GEMM
+ * tiles and every fused activation), hand-computed values, the scratch it
+ * asks for, and every rejection prepare makes. Tolerance rtol 1e-5, atol 1e-6: the GEMM and the
  * reference sum each dot product in the same (channel, ky, kx) order, so they
  * agree to rounding of the final bias add. */
 #include "op_harness.h"
+#include "ops/conv_winograd.h"
 
 #define RTOL 1e-5f
 #define ATOL 1e-6f
@@ -99,6 +101,60 @@ TEST(conv_large_tiles) {
              TD(WNN_DTYPE_F32, 19)));
 }
 
+TEST(conv_many_tiles) {
+  /* K = 64 * 9 = 576: tiles of 96 output pixels (a K x 96 panel of at most
+   * 256 KiB), so 20 x 23 = 460 pixels are 5 tiles, the last one ragged and
+   * starting mid-row; with groups, strides and every fused activation. 7
+   * output channels keep it off the Winograd path (conv_winograd). */
+  CHECK(conv("{\"pads\":[1,1,1,1]}", TD(WNN_DTYPE_F32, 1, 64, 20, 23),
+             TD(WNN_DTYPE_F32, 7, 64, 3, 3), TD(WNN_DTYPE_F32, 7)));
+  CHECK(conv("{\"group\":2,\"pads\":[0,1,2,1],\"strides\":[1,2]}",
+             TD(WNN_DTYPE_F32, 2, 128, 21, 45), TD(WNN_DTYPE_F32, 6, 64, 3, 3), TD_OMITTED));
+  static const char *const acts[] = {
+      "\"activation\":\"Relu\"",
+      "\"activation\":\"Clip\",\"activation_params\":[-0.5,0.75]",
+      "\"activation\":\"Sigmoid\"",
+      "\"activation\":\"HardSigmoid\",\"activation_params\":[0.2,0.5]",
+      "\"activation\":\"HardSwish\"",
+      "\"activation\":\"LeakyRelu\",\"activation_params\":[0.1]",
+      "\"activation\":\"SiLU\""};
+  for (size_t a = 0; a < sizeof acts / sizeof acts[0]; a++) {
+    char attrs[160];
+    snprintf(attrs, sizeof attrs, "{%s,\"pads\":[1,1,1,1]}", acts[a]);
+    CHECK(conv(attrs, TD(WNN_DTYPE_F32, 1, 64, 20, 23), TD(WNN_DTYPE_F32, 5, 64, 3, 3),
+               TD(WNN_DTYPE_F32, 5)));
+    /* 1x1 direct GEMM with 700 output channels: tiles of 64 pixels for the
+     * activation, 460 pixels in 8 tiles. */
+    snprintf(attrs, sizeof attrs, "{%s}", acts[a]);
+    CHECK(conv(attrs, TD(WNN_DTYPE_F32, 1, 3, 20, 23), TD(WNN_DTYPE_F32, 700, 3, 1, 1),
+               TD(WNN_DTYPE_F32, 700)));
+    /* Depthwise, activation per channel. */
+    snprintf(attrs, sizeof attrs, "{%s,\"group\":6,\"pads\":[2,2,2,2]}", acts[a]);
+    CHECK(conv(attrs, TD(WNN_DTYPE_F32, 2, 6, 17, 19), TD(WNN_DTYPE_F32, 6, 1, 5, 5),
+               TD(WNN_DTYPE_F32, 6)));
+  }
+}
+
+/* The Winograd path (3x3, stride 1, group 1, >= 16 input and >= 8 output
+ * channels, planes >= 7x7): F(2x2, 3x3) below 11x11, F(4x4, 3x3) above; its
+ * transforms round differently from the direct sum, so the tolerance is
+ * wider (docs/winograd.md: max error about 1e-5 of the output's range). */
+TEST(conv_winograd) {
+  static const char *const cases[] = {
+      "{\"pads\":[1,1,1,1]}", "{}", "{\"pads\":[0,1,2,1]}",
+      "{\"pads\":[1,1,1,1],\"activation\":\"Relu\"}",
+      "{\"pads\":[1,1,1,1],\"activation\":\"Clip\",\"activation_params\":[-0.5,0.75]}",
+      "{\"pads\":[1,1,1,1],\"activation\":\"HardSwish\"}",
+      "{\"pads\":[1,1,1,1],\"activation\":\"SiLU\"}"};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const wnn_tdesc big[3] = {TD(WNN_DTYPE_F32, 2, 17, 13, 19), TD(WNN_DTYPE_F32, 9, 17, 3, 3),
+                              TD(WNN_DTYPE_F32, 9)};
+    CHECK(op_check("Conv", cases[i], 3, big, 1e-4f, 1e-4f));
+    const wnn_tdesc small[2] = {TD(WNN_DTYPE_F32, 1, 16, 9, 8), TD(WNN_DTYPE_F32, 8, 16, 3, 3)};
+    CHECK(op_check("Conv", cases[i], 2, small, 1e-4f, 1e-4f));
+  }
+}
+
 TEST(conv_hand_computed) {
   float x[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
   float w[4] = {1, 0, 0, 1}, b[1] = {0.5f};
@@ -170,6 +226,22 @@ TEST(conv_scratch) {
   const wnn_tdesc in2[2] = {TD(WNN_DTYPE_F32, 1, 8, 5, 5), TD(WNN_DTYPE_F32, 4, 4, 3, 3)};
   CHECK_OK(op_prepare(&c, "Conv", "{\"group\":2}", 2, in2, 1));
   CHECK(c.scratch_bytes == 4 * 9 * 3 * 3 * sizeof(float)); /* one group's im2col */
+  /* A big image: one tile's panel, K = 576 rows of 96 pixels, not the whole
+   * 576 x 160*160 matrix (dilated, so not on the Winograd path). */
+  const wnn_tdesc in3[2] = {TD(WNN_DTYPE_F32, 1, 64, 160, 160), TD(WNN_DTYPE_F32, 64, 64, 3, 3)};
+  CHECK_OK(op_prepare(&c, "Conv", "{\"pads\":[2,2,2,2],\"dilations\":[2,2]}", 2, in3, 1));
+  CHECK(c.scratch_bytes == 576 * 96 * sizeof(float));
+  /* The same 3x3 stride-1 convolution undilated takes the Winograd path and
+   * asks for its scratch (a few MiB, not the 59 MB im2col matrix). */
+  CHECK_OK(op_prepare(&c, "Conv", "{\"pads\":[1,1,1,1]}", 2, in3, 1));
+  CHECK(c.scratch_bytes == wnn_conv_winograd_scratch_bytes(&(wnn_window2d){.in_h = 160, .in_w = 160,
+            .out_h = 160, .out_w = 160, .k_h = 3, .k_w = 3, .stride_h = 1, .stride_w = 1,
+            .dil_h = 1, .dil_w = 1, .pad_t = 1, .pad_l = 1, .pad_b = 1, .pad_r = 1}, 64, 64));
+  CHECK(c.scratch_bytes > 0 && c.scratch_bytes < 8u << 20);
+  /* K = 27 (a first layer): tiles of 2400 pixels. */
+  const wnn_tdesc in4[2] = {TD(WNN_DTYPE_F32, 1, 3, 224, 224), TD(WNN_DTYPE_F32, 32, 3, 3, 3)};
+  CHECK_OK(op_prepare(&c, "Conv", "{\"pads\":[1,1,1,1],\"strides\":[2,2]}", 2, in4, 1));
+  CHECK(c.scratch_bytes == 27 * 2400 * sizeof(float));
 }
 
 int main(void) {
@@ -186,6 +258,8 @@ int main(void) {
   RUN(conv_1d);
   RUN(conv_kernel_shape_attr);
   RUN(conv_large_tiles);
+  RUN(conv_many_tiles);
+  RUN(conv_winograd);
   RUN(conv_hand_computed);
   RUN(conv_rejects);
   RUN(conv_scratch);

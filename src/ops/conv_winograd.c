@@ -1,0 +1,296 @@
+/*
+ * The Winograd convolution driver (src/ops/conv_winograd.h, docs/winograd.md).
+ *
+ * Layout of the scratch (floats; every region starts 64-byte aligned):
+ *   U      P x ocb x in_c      transformed weights of one block of output channels
+ *   V      P x in_c x tb       transformed inputs of one block of tb tiles
+ *   M      P x ocb x tb        the products, before the output transform
+ *   patch  in_c x alpha x 4 alpha   zero-padded windows of 4 tiles at an edge
+ *   obuf   ocb x m x 4 m       4 output tiles at an edge, before they are cut
+ * with P = alpha^2 positions. Tiles are numbered row-major over the
+ * tiles_h x tiles_w grid of m x m output tiles; transforms take them 4 at a
+ * time ("quads"). A quad of 4 real tiles in one tile row whose windows lie
+ * inside the input reads x directly; others go through the patch (zeros for
+ * the padding and for lanes past the last tile). Output quads likewise write y
+ * directly or through obuf.
+ *
+ * Input transforms are redone for each block of output channels: that keeps
+ * the scratch bounded (about 10 MiB at most), for about 7 % of the time of
+ * the products with 512 input channels (blocks of 104 output channels; the
+ * input transform's share falls as the block grows).
+ */
+#include "ops/conv_winograd.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels/winograd.h"
+#include "ops/op_internal.h"
+
+/* Budgets for the transformed weights of one block of output channels and
+ * for the transformed inputs of one block of tiles. */
+enum { U_BUDGET = 8u << 20, V_BUDGET = 2u << 20, TB_MIN = 16, TB_MAX = 64 };
+
+typedef struct wino_kernels {
+  wnn_f32_winograd_input_ukernel *input;
+  wnn_f32_winograd_weight_ukernel *weight;
+  wnn_f32_winograd_output_ukernel *output;
+} wino_kernels;
+
+typedef struct wino_plan {
+  size_t m, alpha, npos;         /* tile size, window size, alpha^2 */
+  size_t tiles_h, tiles_w, ntiles;
+  size_t tb, ocb;                /* tiles per block (a multiple of 8), channels per block */
+  size_t u_ps, v_ps, m_ps;       /* strides between positions in U, V, M */
+  size_t u, v, mm, patch, obuf;  /* region offsets in floats */
+  size_t floats;                 /* total */
+} wino_plan;
+
+static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+static size_t round_up(size_t a, size_t b) { return ceil_div(a, b) * b; }
+
+/* A stride between positions, in floats, for n floats per position: a whole
+ * number of 64-byte lines, and an odd number of them. The transforms read or
+ * write all alpha^2 positions at once; at a stride of a multiple of 4 KiB
+ * (256 channels x 16 tiles, ...) those 16 or 36 streams would all fall in the
+ * same cache set, which made the weight transform 17x slower. */
+static size_t position_stride(size_t n) {
+  size_t lines = ceil_div(n, 16);
+  if (lines % 2 == 0) lines++;
+  return lines * 16;
+}
+
+/* Splits n into equal blocks of at most `most` (at least `least`), each a
+ * multiple of `mult`, and at most `cap`. */
+static size_t block_size(size_t n, size_t most, size_t least, size_t mult, size_t cap) {
+  if (n == 0) return mult;
+  if (most < least) most = least;
+  const size_t blocks = ceil_div(n, most);
+  size_t b = round_up(ceil_div(n, blocks), mult);
+  return b < cap ? b : cap;
+}
+
+static wino_plan make_plan(const wnn_window2d *win, size_t in_c, size_t out_c, size_t m) {
+  wino_plan p;
+  p.m = m;
+  p.alpha = m + 2;
+  p.npos = p.alpha * p.alpha;
+  p.tiles_h = ceil_div(win->out_h, m);
+  p.tiles_w = ceil_div(win->out_w, m);
+  p.ntiles = p.tiles_h * p.tiles_w;
+  const size_t c = in_c ? in_c : 1;
+  const size_t tb_most = V_BUDGET / (p.npos * c * sizeof(float)) / TB_MIN * TB_MIN;
+  p.tb = block_size(p.ntiles, tb_most < TB_MAX ? tb_most : TB_MAX, TB_MIN, 8,
+                    round_up(p.ntiles, 8));
+  const size_t ocb_most = U_BUDGET / (p.npos * c * sizeof(float)) / 4 * 4;
+  p.ocb = block_size(out_c, ocb_most, 4, 4, out_c);
+  p.u_ps = position_stride(p.ocb * in_c);
+  p.v_ps = position_stride(in_c * p.tb);
+  p.m_ps = position_stride(p.ocb * p.tb);
+  size_t at = 0;
+  p.u = at, at += p.npos * p.u_ps;
+  p.v = at, at += p.npos * p.v_ps;
+  p.mm = at, at += p.npos * p.m_ps;
+  p.patch = at, at += round_up(in_c * p.alpha * 4 * p.alpha, 16);
+  p.obuf = at, at += round_up(p.ocb * m * 4 * m, 16);
+  p.floats = at;
+  return p;
+}
+
+static wino_kernels select_kernels(wnn_kernels kernels, size_t m) {
+  wino_kernels k;
+#if defined(__wasm_simd128__)
+  if (kernels == WNN_KERNELS_AUTO) {
+    if (m == 4) {
+      k.input = wnn_f32_winograd_f43_input__wasmsimd;
+      k.weight = wnn_f32_winograd_f43_weight__wasmsimd;
+      k.output = wnn_f32_winograd_f43_output__wasmsimd;
+    } else {
+      k.input = wnn_f32_winograd_f23_input__wasmsimd;
+      k.weight = wnn_f32_winograd_f23_weight__wasmsimd;
+      k.output = wnn_f32_winograd_f23_output__wasmsimd;
+    }
+    return k;
+  }
+#endif
+  if (m == 4) {
+    k.input = wnn_f32_winograd_f43_input__scalar;
+    k.weight = wnn_f32_winograd_f43_weight__scalar;
+    k.output = wnn_f32_winograd_f43_output__scalar;
+  } else {
+    k.input = wnn_f32_winograd_f23_input__scalar;
+    k.weight = wnn_f32_winograd_f23_weight__scalar;
+    k.output = wnn_f32_winograd_f23_output__scalar;
+  }
+  return k;
+}
+
+/* Thresholds measured with bench/kernels/bench_winograd.c in the SIMD128
+ * build (docs/winograd.md): below 7x7 output planes, 16 input channels or 8
+ * output channels, the transforms cost more than the multiplies they save. */
+enum { MIN_PLANE = 7, MIN_IN_C = 16, MIN_OUT_C = 8 };
+
+/* Work per pair of channels with tile size m, in units of one position of
+ * one tile column of the GEMM: alpha^2 positions times the tiles rounded up
+ * to the GEMM's blocks of 8 columns, plus the weight transform (about 2
+ * columns' worth per position, fitted to the measurements). F(4x4, 3x3)
+ * does 4x fewer multiplies than direct convolution and F(2x2, 3x3) 2.25x, but
+ * on small planes F(4x4, 3x3) pads more tiles and has fewer to spread its
+ * 36-position weight transform over: 7x7 to 10x10 planes go to F(2x2, 3x3),
+ * 11x11 and up to F(4x4, 3x3). */
+static size_t tile_cost(const wnn_window2d *win, size_t m) {
+  const size_t alpha = m + 2, tiles = ceil_div(win->out_h, m) * ceil_div(win->out_w, m);
+  return alpha * alpha * (round_up(tiles, 8) + 2);
+}
+
+size_t wnn_conv_winograd_tile(const wnn_window2d *win) {
+  return tile_cost(win, 4) < tile_cost(win, 2) ? 4 : 2;
+}
+
+int wnn_conv_winograd_applies(const wnn_window2d *win, size_t in_c, size_t out_c) {
+  if (win->k_h != 3 || win->k_w != 3 || win->stride_h != 1 || win->stride_w != 1 ||
+      win->dil_h != 1 || win->dil_w != 1)
+    return 0;
+  return in_c >= MIN_IN_C && out_c >= MIN_OUT_C && win->out_h >= MIN_PLANE &&
+         win->out_w >= MIN_PLANE;
+}
+
+size_t wnn_conv_winograd_scratch_bytes_tile(const wnn_window2d *win, size_t in_c, size_t out_c,
+                                            size_t m) {
+  return make_plan(win, in_c, out_c, m).floats * sizeof(float);
+}
+
+size_t wnn_conv_winograd_scratch_bytes(const wnn_window2d *win, size_t in_c, size_t out_c) {
+  return wnn_conv_winograd_scratch_bytes_tile(win, in_c, out_c, wnn_conv_winograd_tile(win));
+}
+
+/* The input window of tile t starts at (row, col) of x, possibly negative. */
+static void tile_origin(const wino_plan *p, const wnn_window2d *win, size_t t, ptrdiff_t *row,
+                        ptrdiff_t *col) {
+  *row = (ptrdiff_t)((t / p->tiles_w) * p->m) - (ptrdiff_t)win->pad_t;
+  *col = (ptrdiff_t)((t % p->tiles_w) * p->m) - (ptrdiff_t)win->pad_l;
+}
+
+/* 1 when tiles t .. t + 3 exist and lie in one tile row. */
+static int quad_in_row(const wino_plan *p, size_t t) {
+  return t + 4 <= p->ntiles && t % p->tiles_w + 4 <= p->tiles_w;
+}
+
+/* Copies the alpha x alpha input windows of the up to 4 tiles t0 .. t0 + 3
+ * (those < end) of all channels into the patch, lane l at column l * ts,
+ * zeros outside x; lanes past `end` are zeros. */
+static void fill_patch(const wino_plan *p, const wnn_window2d *win, size_t in_c, const float *x,
+                       size_t t0, size_t end, size_t ts, float *patch) {
+  const size_t a = p->alpha, rs = 4 * a, cs = a * rs;
+  const ptrdiff_t ih = (ptrdiff_t)win->in_h, iw = (ptrdiff_t)win->in_w;
+  const size_t plane = win->in_h * win->in_w;
+  for (size_t l = 0; l < 4; l++) {
+    if (t0 + l >= end) {
+      for (size_t c = 0; c < in_c; c++)
+        for (size_t i = 0; i < a; i++) memset(patch + c * cs + i * rs + l * ts, 0, a * sizeof(float));
+      continue;
+    }
+    ptrdiff_t r0, c0;
+    tile_origin(p, win, t0 + l, &r0, &c0);
+    /* Columns [j0, j1) of the window are inside x. */
+    const ptrdiff_t j0 = c0 < 0 ? -c0 : 0;
+    const ptrdiff_t j1 = c0 + (ptrdiff_t)a > iw ? iw - c0 : (ptrdiff_t)a;
+    for (size_t c = 0; c < in_c; c++) {
+      const float *xc = x + c * plane;
+      for (size_t i = 0; i < a; i++) {
+        float *dst = patch + c * cs + i * rs + l * ts;
+        const ptrdiff_t r = r0 + (ptrdiff_t)i;
+        if (r < 0 || r >= ih || j1 <= j0) {
+          memset(dst, 0, a * sizeof(float));
+          continue;
+        }
+        for (ptrdiff_t j = 0; j < j0; j++) dst[j] = 0.0f;
+        memcpy(dst + j0, xc + r * iw + c0 + j0, (size_t)(j1 - j0) * sizeof(float));
+        for (ptrdiff_t j = j1; j < (ptrdiff_t)a; j++) dst[j] = 0.0f;
+      }
+    }
+  }
+}
+
+void wnn_conv_winograd_run_tile(const wnn_window2d *win, size_t in_c, size_t out_c,
+                                const float *x, const float *w, const float *bias, float *y,
+                                float min, float max, void *scratch, wnn_kernels kernels,
+                                size_t m) {
+  const wino_plan p = make_plan(win, in_c, out_c, m);
+  const wino_kernels k = select_kernels(kernels, m);
+  wnn_f32_gemm_ukernel *gemm = wnn_select_f32_gemm(kernels);
+  const wnn_f32_gemm_params gp = {.alpha = 1.0f, .beta = 0.0f, .min = -INFINITY, .max = INFINITY};
+  float *const s = scratch;
+  float *const u = s + p.u, *const v = s + p.v, *const mm = s + p.mm;
+  float *const patch = s + p.patch, *const obuf = s + p.obuf;
+  const size_t a = p.alpha, tb = p.tb;
+  const size_t in_plane = win->in_h * win->in_w, out_plane = win->out_h * win->out_w;
+  const size_t u_ps = p.u_ps, v_ps = p.v_ps, m_ps = p.m_ps;
+  const size_t patch_rs = 4 * a, patch_cs = a * patch_rs;
+  const size_t obuf_rs = 4 * m, obuf_cs = m * obuf_rs;
+  const ptrdiff_t ih = (ptrdiff_t)win->in_h, iw = (ptrdiff_t)win->in_w;
+
+  for (size_t o0 = 0; o0 < out_c; o0 += p.ocb) {
+    const size_t on = out_c - o0 < p.ocb ? out_c - o0 : p.ocb;
+    k.weight(on, in_c, w + o0 * in_c * 9, u, u_ps, in_c);
+    const float *bias_o = bias ? bias + o0 : NULL;
+    float *y_o = y + o0 * out_plane;
+
+    for (size_t t0 = 0; t0 < p.ntiles; t0 += tb) {
+      const size_t tn = p.ntiles - t0 < tb ? p.ntiles - t0 : tb;
+      /* The GEMMs take whole blocks of 8 tiles: the SIMD128 GEMM's ragged
+       * right edge is several times slower per column than its 4 x 8 tiles
+       * (a partial load per step), so tiles past tn are zeros, computed and
+       * never stored. */
+      const size_t tn8 = round_up(tn, 8);
+      /* Input transforms, 4 tiles at a time. */
+      for (size_t q = 0; q < tn8; q += 4) {
+        const size_t t = t0 + q;
+        const int row = quad_in_row(&p, t) && q + 4 <= tn;
+        ptrdiff_t r0, c0;
+        tile_origin(&p, win, t, &r0, &c0);
+        if (row && r0 >= 0 && c0 >= 0 && r0 + (ptrdiff_t)a <= ih &&
+            c0 + (ptrdiff_t)(3 * m + a) <= iw) {
+          k.input(in_c, x + r0 * iw + c0, in_plane, win->in_w, m, v + q, v_ps, tb);
+        } else {
+          const size_t ts = row ? m : a;
+          fill_patch(&p, win, in_c, x, t, t0 + tn, ts, patch);
+          k.input(in_c, patch, patch_cs, patch_rs, ts, v + q, v_ps, tb);
+        }
+      }
+      /* The products, one GEMM per position. */
+      for (size_t pos = 0; pos < p.npos; pos++)
+        gemm(on, tn8, in_c, u + pos * u_ps, in_c, 1, v + pos * v_ps, tb, 1, NULL,
+             mm + pos * m_ps, tb, &gp);
+      /* Output transforms, 4 tiles at a time. */
+      for (size_t q = 0; q < tn; q += 4) {
+        const size_t t = t0 + q;
+        const size_t oy = (t / p.tiles_w) * m, ox = (t % p.tiles_w) * m;
+        if (quad_in_row(&p, t) && q + 4 <= tn && oy + m <= win->out_h &&
+            ox + 4 * m <= win->out_w) {
+          k.output(on, mm + q, m_ps, tb, bias_o, y_o + oy * win->out_w + ox, out_plane,
+                   win->out_w, m, min, max);
+          continue;
+        }
+        k.output(on, mm + q, m_ps, tb, bias_o, obuf, obuf_cs, obuf_rs, m, min, max);
+        for (size_t l = 0; l < 4 && q + l < tn; l++) {
+          const size_t ty = (t + l) / p.tiles_w * m, tx = (t + l) % p.tiles_w * m;
+          const size_t rows = win->out_h - ty < m ? win->out_h - ty : m;
+          const size_t cols = win->out_w - tx < m ? win->out_w - tx : m;
+          for (size_t c = 0; c < on; c++)
+            for (size_t i = 0; i < rows; i++)
+              memcpy(y_o + c * out_plane + (ty + i) * win->out_w + tx,
+                     obuf + c * obuf_cs + i * obuf_rs + l * m, cols * sizeof(float));
+        }
+      }
+    }
+  }
+}
+
+void wnn_conv_winograd_run(const wnn_window2d *win, size_t in_c, size_t out_c, const float *x,
+                           const float *w, const float *bias, float *y, float min, float max,
+                           void *scratch, wnn_kernels kernels) {
+  wnn_conv_winograd_run_tile(win, in_c, out_c, x, w, bias, y, min, max, scratch, kernels,
+                             wnn_conv_winograd_tile(win));
+}
