@@ -83,3 +83,19 @@ wnn_f32_layernorm_ukernel *wnn_nn_select_f32_layernorm(wnn_kernels kernels) {
     if (t[i].fn && (t[i].isa == ISA_SCALAR || kernels == WNN_KERNELS_AUTO)) return t[i].fn;
   return NULL;
 }
+
+/* Input i, when present, must be float32 of the given shape. */
+wnn_status wnn_nn_expect_f32_shape(wnn_prepare_ctx *ctx, const char *op, int i, const char *name,
+                                   int ndim, const int64_t *dims) {
+  if (!(i < ctx->num_inputs && wnn_has_input(ctx, i))) return WNN_OK;
+  wnn_status st = wnn_expect_dtype(ctx, op, i, name, WNN_DTYPE_F32);
+  if (st) return st;
+  const wnn_tdesc *t = &ctx->inputs[i];
+  if (!wnn_shape_equal(t->ndim, t->dims, ndim, dims)) {
+    char got[64], want[64];
+    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input %d (%s) has shape %s, expected %s", op, i,
+                       name, wnn_format_dims(got, sizeof got, t->ndim, t->dims),
+                       wnn_format_dims(want, sizeof want, ndim, dims));
+  }
+  return WNN_OK;
+}

@@ -125,6 +125,10 @@ wnn_status wnn_nn_attr_ints(wnn_prepare_ctx *ctx, const char *op, const char *na
 enum { WNN_PAD_NOTSET, WNN_PAD_VALID, WNN_PAD_SAME_UPPER, WNN_PAD_SAME_LOWER };
 /* auto_pad as WNN_PAD_*. */
 wnn_status wnn_nn_auto_pad(wnn_prepare_ctx *ctx, const char *op, int *mode);
+/* Input i of op, when present, must be float32 of shape dims (the message
+ * names the input and both shapes). */
+wnn_status wnn_nn_expect_f32_shape(wnn_prepare_ctx *ctx, const char *op, int i, const char *name,
+                                   int ndim, const int64_t *dims);
 /* The fastest col2im variant that the build and `kernels` allow. */
 wnn_f32_col2im_ukernel *wnn_nn_select_f32_col2im(wnn_kernels kernels);
 wnn_f32_layernorm_ukernel *wnn_nn_select_f32_layernorm(wnn_kernels kernels);

@@ -65,22 +65,6 @@ static wnn_status read_activations(wnn_prepare_ctx *ctx, const char *op, int per
   return WNN_OK;
 }
 
-/* Input i, when present, must be float32 of the given shape. */
-static wnn_status expect_shape(wnn_prepare_ctx *ctx, const char *op, int i, const char *name,
-                               int ndim, const int64_t *dims) {
-  if (!(i < ctx->num_inputs && wnn_has_input(ctx, i))) return WNN_OK;
-  wnn_status st = wnn_expect_dtype(ctx, op, i, name, WNN_DTYPE_F32);
-  if (st) return st;
-  const wnn_tdesc *t = &ctx->inputs[i];
-  if (!wnn_shape_equal(t->ndim, t->dims, ndim, dims)) {
-    char got[64], want[64];
-    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input %d (%s) has shape %s, expected %s", op, i,
-                       name, wnn_format_dims(got, sizeof got, t->ndim, t->dims),
-                       wnn_format_dims(want, sizeof want, ndim, dims));
-  }
-  return WNN_OK;
-}
-
 /* sequence_lens: absent, or constant with every entry equal to seq. */
 static wnn_status check_seq_lens(wnn_prepare_ctx *ctx, const char *op, const wnn_rnn_params *p) {
   if (!(IN_SEQ_LENS < ctx->num_inputs && wnn_has_input(ctx, IN_SEQ_LENS))) return WNN_OK;
@@ -160,14 +144,14 @@ static wnn_status rnn_prepare(wnn_prepare_ctx *ctx, const char *op, int gates) {
   const int64_t b_dims[2] = {dirs, 2 * gh}, p_dims[2] = {dirs, 3 * hidden};
   int64_t h_dims[3] = {dirs, batch, hidden};
   if (layout) h_dims[0] = batch, h_dims[1] = dirs;
-  if ((st = expect_shape(ctx, op, IN_W, "W", 3, w_dims))) return st;
-  if ((st = expect_shape(ctx, op, IN_R, "R", 3, r_dims))) return st;
-  if ((st = expect_shape(ctx, op, IN_B, "B", 2, b_dims))) return st;
+  if ((st = wnn_nn_expect_f32_shape(ctx, op, IN_W, "W", 3, w_dims))) return st;
+  if ((st = wnn_nn_expect_f32_shape(ctx, op, IN_R, "R", 3, r_dims))) return st;
+  if ((st = wnn_nn_expect_f32_shape(ctx, op, IN_B, "B", 2, b_dims))) return st;
   if ((st = check_seq_lens(ctx, op, p))) return st;
-  if ((st = expect_shape(ctx, op, IN_H0, "initial_h", 3, h_dims))) return st;
+  if ((st = wnn_nn_expect_f32_shape(ctx, op, IN_H0, "initial_h", 3, h_dims))) return st;
   if (gates == 4) {
-    if ((st = expect_shape(ctx, op, IN_C0, "initial_c", 3, h_dims))) return st;
-    if ((st = expect_shape(ctx, op, IN_P, "P", 2, p_dims))) return st;
+    if ((st = wnn_nn_expect_f32_shape(ctx, op, IN_C0, "initial_c", 3, h_dims))) return st;
+    if ((st = wnn_nn_expect_f32_shape(ctx, op, IN_P, "P", 2, p_dims))) return st;
   }
 
   int64_t y_dims[4] = {(int64_t)p->seq, dirs, batch, hidden};

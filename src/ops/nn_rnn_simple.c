@@ -26,21 +26,6 @@ WNN_PARAMS_FIT(wnn_simple_rnn_params);
 
 enum { IN_X, IN_W, IN_R, IN_B, IN_LENS, IN_H0 };
 
-static wnn_status expect_shape(wnn_prepare_ctx *ctx, const char *op, int i, const char *name,
-                               int ndim, const int64_t *dims) {
-  if (!(i < ctx->num_inputs && wnn_has_input(ctx, i))) return WNN_OK;
-  wnn_status st = wnn_expect_dtype(ctx, op, i, name, WNN_DTYPE_F32);
-  if (st) return st;
-  const wnn_tdesc *t = &ctx->inputs[i];
-  if (!wnn_shape_equal(t->ndim, t->dims, ndim, dims)) {
-    char got[64], want[64];
-    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input %d (%s) has shape %s, expected %s", op, i,
-                       name, wnn_format_dims(got, sizeof got, t->ndim, t->dims),
-                       wnn_format_dims(want, sizeof want, ndim, dims));
-  }
-  return WNN_OK;
-}
-
 static wnn_status read_activations(wnn_prepare_ctx *ctx, const char *op,
                                    wnn_simple_rnn_params *p) {
   p->act[0] = p->act[1] = WNN_RNN_TANH;
@@ -108,10 +93,10 @@ wnn_status wnn_rnn_prepare(wnn_prepare_ctx *ctx) {
   const int64_t b_dims[2] = {dirs, 2 * hidden};
   int64_t h_dims[3] = {dirs, batch, hidden};
   if (layout) h_dims[0] = batch, h_dims[1] = dirs;
-  if ((st = expect_shape(ctx, OP, IN_W, "W", 3, w_dims))) return st;
-  if ((st = expect_shape(ctx, OP, IN_R, "R", 3, r_dims))) return st;
-  if ((st = expect_shape(ctx, OP, IN_B, "B", 2, b_dims))) return st;
-  if ((st = expect_shape(ctx, OP, IN_H0, "initial_h", 3, h_dims))) return st;
+  if ((st = wnn_nn_expect_f32_shape(ctx, OP, IN_W, "W", 3, w_dims))) return st;
+  if ((st = wnn_nn_expect_f32_shape(ctx, OP, IN_R, "R", 3, r_dims))) return st;
+  if ((st = wnn_nn_expect_f32_shape(ctx, OP, IN_B, "B", 2, b_dims))) return st;
+  if ((st = wnn_nn_expect_f32_shape(ctx, OP, IN_H0, "initial_h", 3, h_dims))) return st;
   p->lens_dtype = WNN_DTYPE_INVALID;
   if (IN_LENS < ctx->num_inputs && wnn_has_input(ctx, IN_LENS)) {
     const wnn_tdesc *l = &ctx->inputs[IN_LENS];

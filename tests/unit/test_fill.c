@@ -14,28 +14,10 @@
 #include "wnn.h"
 #include "wnn_builder.h"
 #include "../test.h"
+#include "counting_alloc.h"
 
 /* ------------------------------------------------------- counting allocator */
 
-typedef struct counter {
-  long calls, live;
-  long fail_at; /* the call number that fails, or -1 */
-} counter;
-
-static void *count_alloc(void *user, size_t size, size_t align) {
-  counter *c = user;
-  if (c->calls++ == c->fail_at) return NULL;
-  if (align < sizeof(void *)) align = sizeof(void *);
-  void *p = aligned_alloc(align, (size + align - 1) / align * align);
-  if (p) c->live++;
-  return p;
-}
-
-static void count_free(void *user, void *ptr, size_t size, size_t align) {
-  counter *c = user;
-  if (ptr) c->live--;
-  free(ptr);
-}
 
 /* ------------------------------------------------------------- the model */
 
@@ -512,34 +494,11 @@ TEST(allocation_failures_with_fills) {
   size_t size;
   void *data = build_model(NULL, &size);
   if (!data) return;
-  int succeeded = 0;
-  for (long k = 0; k < 10000 && !succeeded; k++) {
-    counter c = {0, 0, k};
-    wnn_allocator a = {count_alloc, count_free, &c};
-    wnn_load_options opt = {0, WNN_KERNELS_AUTO, &a};
-    wnn_model *m = NULL;
-    wnn_status st = wnn_model_load(data, size, &opt, &m);
-    if (st == WNN_OK) {
-      wnn_executor *ex = NULL;
-      st = wnn_executor_create(m, &ex);
-      if (st == WNN_OK) {
-        succeeded = 1;
-        CHECK_OK(wnn_executor_run(ex));
-        wnn_executor_destroy(ex);
-      }
-      wnn_model_free(m);
-    }
-    if (!succeeded) CHECK_STATUS(st, WNN_ERR_OUT_OF_MEMORY);
-    if (c.live != 0) {
-      printf("  failing allocation %ld leaked %ld blocks\n", k, c.live);
-      CHECK(0);
-    }
-  }
-  CHECK(succeeded);
+  check_allocation_failures(data, size);
   free(data);
 
   /* The builder too, now that finish decides which params are fills. */
-  succeeded = 0;
+  int succeeded = 0;
   for (long k = 0; k < 10000 && !succeeded; k++) {
     counter c = {0, 0, k};
     wnn_allocator a = {count_alloc, count_free, &c};

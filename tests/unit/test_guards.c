@@ -13,6 +13,7 @@
 #include "wnn.h"
 #include "wnn_builder.h"
 #include "../test.h"
+#include "counting_alloc.h"
 
 static DLTensor tensor(void *data, wnn_dtype dtype, int ndim, int64_t *shape) {
   DLTensor t;
@@ -112,25 +113,13 @@ TEST(guarded_branches_run_only_when_taken) {
   free(buf);
 }
 
-typedef struct counter {
-  long calls;
-} counter;
-
-static void *count_alloc(void *user, size_t size, size_t align) {
-  ((counter *)user)->calls++;
-  if (align < sizeof(void *)) align = sizeof(void *);
-  return aligned_alloc(align, (size + align - 1) / align * align);
-}
-
-static void count_free(void *user, void *ptr, size_t size, size_t align) { free(ptr); }
-
 /* Skipping nodes and tracking what they left unwritten allocates nothing at
  * run time: the executor's bookkeeping is allocated when it is created. */
 TEST(guarded_runs_allocate_nothing) {
   size_t size = 0;
   void *buf = if_like(&size);
   if (!buf) return;
-  counter c = {0};
+  counter c = {0, 0, -1};
   wnn_allocator a = {count_alloc, count_free, &c};
   wnn_load_options opt = {0, WNN_KERNELS_AUTO, &a};
   wnn_model *m = NULL;

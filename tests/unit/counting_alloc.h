@@ -1,0 +1,63 @@
+/* A counting allocator for the C API tests (an allocator hook, wnn.h) that can
+ * fail its n-th call, and the sweep that fails every allocation of load and
+ * executor creation in turn. Include after test.h. */
+#ifndef WNN_TESTS_COUNTING_ALLOC_H
+#define WNN_TESTS_COUNTING_ALLOC_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "wnn.h"
+
+typedef struct counter {
+  long calls, live;
+  long fail_at; /* the call number that fails, or -1 */
+} counter;
+
+static inline void *count_alloc(void *user, size_t size, size_t align) {
+  counter *c = user;
+  if (c->calls++ == c->fail_at) return NULL;
+  if (align < sizeof(void *)) align = sizeof(void *);
+  void *p = aligned_alloc(align, (size + align - 1) / align * align);
+  if (p) c->live++;
+  return p;
+}
+
+static inline void count_free(void *user, void *ptr, size_t size, size_t align) {
+  (void)size, (void)align;
+  counter *c = user;
+  if (ptr) c->live--;
+  free(ptr);
+}
+
+/* Fails the k-th allocation for every k until load, executor creation and a
+ * run of the artifact succeed: each failure must be WNN_ERR_OUT_OF_MEMORY
+ * and leave nothing allocated. */
+static inline void check_allocation_failures(const void *data, size_t size) {
+  int succeeded = 0;
+  for (long k = 0; k < 10000 && !succeeded; k++) {
+    counter c = {0, 0, k};
+    wnn_allocator a = {count_alloc, count_free, &c};
+    wnn_load_options opt = {0, WNN_KERNELS_AUTO, &a};
+    wnn_model *m = NULL;
+    wnn_status st = wnn_model_load(data, size, &opt, &m);
+    if (st == WNN_OK) {
+      wnn_executor *ex = NULL;
+      st = wnn_executor_create(m, &ex);
+      if (st == WNN_OK) {
+        succeeded = 1;
+        CHECK_OK(wnn_executor_run(ex));
+        wnn_executor_destroy(ex);
+      }
+      wnn_model_free(m);
+    }
+    if (!succeeded) CHECK_STATUS(st, WNN_ERR_OUT_OF_MEMORY);
+    if (c.live != 0) {
+      printf("  failing allocation %ld leaked %ld blocks\n", k, c.live);
+      CHECK(0);
+    }
+  }
+  CHECK(succeeded);
+}
+
+#endif /* WNN_TESTS_COUNTING_ALLOC_H */
