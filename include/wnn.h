@@ -179,7 +179,9 @@ wnn_status wnn_model_output_index(const wnn_model *model, const char *name, int 
  * fields). Owned by the model, valid until wnn_model_free. */
 const char *wnn_model_metadata(const wnn_model *model);
 
-/* Bytes of the arena every executor of this model allocates, and of weights. */
+/* Bytes of the arena every executor of this model allocates, and of weights:
+ * the artifact's WEIGHTS section plus the block the loader fills for params
+ * stored as one repeated element (the FILL codec, docs/format.md). */
 size_t wnn_model_arena_bytes(const wnn_model *model);
 size_t wnn_model_weights_bytes(const wnn_model *model);
 

@@ -95,7 +95,8 @@ export class Model {
   readonly outputs: readonly TensorInfo[];
   /** Number of weight tensors. */
   readonly numParams: number;
-  /** Bytes of the arena each executor allocates, and of the weights. */
+  /** Bytes of the arena each executor allocates, and of the weights (the
+   * artifact's weights plus those the loader expands from constant fills). */
   readonly arenaBytes: number;
   readonly weightsBytes: number;
   /** The artifact's metadata JSON as a plain object. */
