@@ -229,6 +229,15 @@ static size_t conv_tile(size_t k, size_t budget) {
            best_ * 1e3, units, (double)(work) / best_ * 1e-9);                         \
   } while (0)
 
+/* The math rows (kernels_math.inc) of the ops with SIMD128 polynomials. */
+#define WNN_F32_VMATH(name, isa, op) wnn_f32_vmath_ukernel name;
+#include "kernels/kernels_math.inc"
+
+static bool vmath_timed(int op) {
+  return op == WNN_VMATH_EXP || op == WNN_VMATH_TANH || op == WNN_VMATH_ERF ||
+         op == WNN_VMATH_GELU || op == WNN_VMATH_GELU_TANH;
+}
+
 static void bench_elementwise(void) {
   enum { N = 1 << 16 };
   float *a = filled(N), *b = filled(N), *y = filled(N);
@@ -238,6 +247,15 @@ static void bench_elementwise(void) {
 #define WNN_F32_VUNARY(name, isa, op) \
   WNN_IF_ISA(isa, TIME_CASE(#name, "n=65536", N, "gelem_per_s", name(N, a, y, &up));)
 #include "kernels/kernels.inc"
+  /* exp, tanh, erf, GELU on x in [-8, 8) (every branch of the polynomials)
+   * and in [-1, 1) (typical activations; erf's small-argument branch). */
+  float *xm = filled(N), *xs = filled(N);
+  for (size_t i = 0; i < N; i++) xm[i] *= 16.0f, xs[i] *= 2.0f;
+#define WNN_F32_VMATH(name, isa, op) WNN_IF_ISA(isa, if (vmath_timed(WNN_VMATH_##op)) { \
+  TIME_CASE(#name, "n=65536, x in [-8, 8)", N, "gelem_per_s", name(N, xm, y, NULL));   \
+  TIME_CASE(#name, "n=65536, x in [-1, 1)", N, "gelem_per_s", name(N, xs, y, NULL)); })
+#include "kernels/kernels_math.inc"
+  free(xm), free(xs);
   /* Conv's fused activations, in place over 64 rows of 1024 (a GEMM tile). */
   const wnn_f32_act_params hswish = {WNN_ACT_HARDSWISH, 0, 0}, silu = {WNN_ACT_SILU, 0, 0};
 #define WNN_F32_ACT(name, isa) WNN_IF_ISA(isa,                                           \
