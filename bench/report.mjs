@@ -12,7 +12,7 @@ export function renderMarkdown(r) {
   L.push('# wnn benchmark results', '');
   L.push(`${r.date.slice(0, 16).replace('T', ' ')} UTC · \`${r.command}\` · Node ${r.node} · ${r.cpu} (${r.cores} cores; ${r.cpuSimd.join(', ') || 'no AVX'}) · `
     + `load average ${r.loadAverage.before.join(' ')} before, ${r.loadAverage.after.join(' ')} after · `
-    + `median and min of ${r.runs} runs after ${r.warmups} warm-ups, each runtime in its own Node process.`, '');
+    + `median and min of ${r.runs} runs after ${r.warmups} warm-ups continued to at least half a second, each runtime in its own Node process.`, '');
   L.push(`Runtimes: **wnn** ${v.wnn.version ?? ''} (${v.wnn.wasm} through ${v.wnn.via}); **ORT-web** onnxruntime-web ${v['ort-web'].version ?? ''} (${v['ort-web'].settings}); `
     + `**ORT-node** onnxruntime-node ${v['ort-node'].version ?? ''} (${v['ort-node'].settings}). Chart: [results.svg](results.svg). `
     + 'What is measured and how: [docs/performance.md](../docs/performance.md).', '');
