@@ -110,26 +110,6 @@ static int choose_method(const wnn_conv_params *p) {
   return WNN_CONV_IM2COL;
 }
 
-/* The kernels only Conv uses, chosen by the rule of src/ops/select.c: the last
- * row of the family in kernels.inc that this build has and `kernels` allows
- * (SIMD128 rows only with WNN_KERNELS_AUTO). */
-#define ISA_OK_SCALAR(kernels) true
-#define ISA_OK_WASMSIMD(kernels) ((kernels) == WNN_KERNELS_AUTO)
-
-static wnn_f32_im2col_tile_ukernel *select_im2col_tile(wnn_kernels kernels) {
-  wnn_f32_im2col_tile_ukernel *fn = NULL;
-#define WNN_F32_IM2COL_TILE(name, isa) WNN_IF_ISA(isa, if (ISA_OK_##isa(kernels)) fn = name;)
-#include "kernels/kernels.inc"
-  return fn;
-}
-
-static wnn_f32_act_ukernel *select_act(wnn_kernels kernels) {
-  wnn_f32_act_ukernel *fn = NULL;
-#define WNN_F32_ACT(name, isa) WNN_IF_ISA(isa, if (ISA_OK_##isa(kernels)) fn = name;)
-#include "kernels/kernels.inc"
-  return fn;
-}
-
 /* A tile's working set: the K x tile panel of B (im2col), or the rows x tile
  * block of Y the activation revisits (direct GEMM). 256 KiB stays in the L2 of
  * the x86-64 and arm64 cores wasm engines run on (1 MiB per core on the
@@ -175,7 +155,7 @@ wnn_status wnn_conv_prepare(wnn_prepare_ctx *ctx) {
   p->method = choose_method(p);
   p->kernels = ctx->kernels;
   p->gemm = wnn_select_f32_gemm(ctx->kernels);
-  p->im2col_tile = select_im2col_tile(ctx->kernels);
+  p->im2col_tile = wnn_select_f32_im2col_tile(ctx->kernels);
   p->dwconv = wnn_select_f32_dwconv(ctx->kernels);
 
   /* Relu and Clip are the GEMM's clamp (the same comparisons, so the same
@@ -186,7 +166,7 @@ wnn_status wnn_conv_prepare(wnn_prepare_ctx *ctx) {
       p->method != WNN_CONV_DEPTHWISE && (kind == WNN_ACT_RELU || kind == WNN_ACT_CLIP);
   p->gemm_min = in_gemm ? (kind == WNN_ACT_RELU ? 0.0f : pa->act.p0) : -INFINITY;
   p->gemm_max = in_gemm && kind == WNN_ACT_CLIP ? pa->act.p1 : INFINITY;
-  p->act = kind != WNN_ACT_NONE && !in_gemm ? select_act(ctx->kernels) : NULL;
+  p->act = kind != WNN_ACT_NONE && !in_gemm ? wnn_select_f32_act(ctx->kernels) : NULL;
 
   const size_t pixels = p->win.out_h * p->win.out_w;
   const size_t k = (size_t)w->dims[1] * p->win.k_h * p->win.k_w;

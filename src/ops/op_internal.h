@@ -169,6 +169,8 @@ wnn_window2d wnn_window_to_2d(const wnn_window_spec *spec);
  * kernels.inc). Never NULL for a family and operation the list has. */
 wnn_f32_gemm_ukernel *wnn_select_f32_gemm(wnn_kernels kernels);
 wnn_f32_im2col_ukernel *wnn_select_f32_im2col(wnn_kernels kernels);
+wnn_f32_im2col_tile_ukernel *wnn_select_f32_im2col_tile(wnn_kernels kernels);
+wnn_f32_act_ukernel *wnn_select_f32_act(wnn_kernels kernels);
 wnn_f32_dwconv_ukernel *wnn_select_f32_dwconv(wnn_kernels kernels);
 wnn_f32_vunary_ukernel *wnn_select_f32_vunary(wnn_kernels kernels, int op);
 wnn_f32_pool2d_ukernel *wnn_select_f32_pool2d(wnn_kernels kernels, int op);

@@ -50,6 +50,24 @@ wnn_f32_gemm_ukernel *wnn_select_f32_gemm(wnn_kernels kernels) {
   return NULL;
 }
 
+wnn_f32_im2col_tile_ukernel *wnn_select_f32_im2col_tile(wnn_kernels kernels) {
+  static const struct { wnn_f32_im2col_tile_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_F32_IM2COL_TILE(name, isa) ROW(name, isa, 0, 0)
+#include "kernels/kernels.inc"
+  };
+  SELECT(t, kernels, -1, -1);
+  return NULL;
+}
+
+wnn_f32_act_ukernel *wnn_select_f32_act(wnn_kernels kernels) {
+  static const struct { wnn_f32_act_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_F32_ACT(name, isa) ROW(name, isa, 0, 0)
+#include "kernels/kernels.inc"
+  };
+  SELECT(t, kernels, -1, -1);
+  return NULL;
+}
+
 wnn_f32_im2col_ukernel *wnn_select_f32_im2col(wnn_kernels kernels) {
   static const struct { wnn_f32_im2col_ukernel *fn; int isa, op, kind; } t[] = {
 #define WNN_F32_IM2COL(name, isa) ROW(name, isa, 0, 0)

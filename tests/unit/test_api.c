@@ -9,7 +9,7 @@
 #include "wnn.h"
 #include "wnn_builder.h"
 #include "../test.h"
-#include "counting_alloc.h"
+#include "robustness.h"
 
 /* ------------------------------------------------------- counting allocator */
 

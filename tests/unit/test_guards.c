@@ -13,7 +13,7 @@
 #include "wnn.h"
 #include "wnn_builder.h"
 #include "../test.h"
-#include "counting_alloc.h"
+#include "robustness.h"
 
 static DLTensor tensor(void *data, wnn_dtype dtype, int ndim, int64_t *shape) {
   DLTensor t;

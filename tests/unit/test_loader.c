@@ -9,6 +9,7 @@
 #include "runtime/format.h"
 #include "wnn.h"
 #include "../test.h"
+#include "robustness.h"
 
 /* y = Relu(x), x: float32[2,3]. */
 static const char *relu_graph =
@@ -429,25 +430,8 @@ TEST(random_damage_never_crashes) {
       "\"nodes\":[{\"op\":4,\"inputs\":[0,1],\"outputs\":[2]}],\"arena_bytes\":128}";
   size_t size;
   uint8_t *buf = artifact(g, w, sizeof w, &size);
-  int loaded = 0;
   static const uint8_t edits[] = {0x00, 0xFF, '9', '"', '-', '['};
-  for (size_t i = 0; i < size; i++) {
-    uint8_t saved = buf[i];
-    for (size_t e = 0; e < sizeof edits; e++) {
-      buf[i] = edits[e];
-      wnn_load_options opt = {WNN_LOAD_NO_CHECKSUM | WNN_LOAD_BORROW, WNN_KERNELS_AUTO, NULL};
-      wnn_model *m = NULL;
-      if (wnn_model_load(buf, size, &opt, &m) == WNN_OK) {
-        wnn_executor *ex = NULL;
-        CHECK_OK(wnn_executor_create(m, &ex));
-        CHECK_OK(wnn_executor_run(ex));
-        wnn_executor_destroy(ex);
-        wnn_model_free(m);
-        loaded++;
-      }
-    }
-    buf[i] = saved;
-  }
+  int loaded = check_byte_damage(buf, size, edits, sizeof edits);
   CHECK(loaded > 0); /* edits of weights and padding keep it loadable */
   free_artifact(buf, size);
 }

@@ -1,9 +1,11 @@
-/* A counting allocator for the C API tests (an allocator hook, wnn.h) that can
- * fail its n-th call, and the sweep that fails every allocation of load and
- * executor creation in turn. Include after test.h. */
-#ifndef WNN_TESTS_COUNTING_ALLOC_H
-#define WNN_TESTS_COUNTING_ALLOC_H
+/* Robustness sweeps shared by the C API tests: a counting allocator (an
+ * allocator hook, wnn.h) that can fail its n-th call, the sweep that fails
+ * every allocation of load and executor creation in turn, and the sweep that
+ * damages every byte of an artifact. Include after test.h. */
+#ifndef WNN_TESTS_ROBUSTNESS_H
+#define WNN_TESTS_ROBUSTNESS_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -60,4 +62,31 @@ static inline void check_allocation_failures(const void *data, size_t size) {
   CHECK(succeeded);
 }
 
-#endif /* WNN_TESTS_COUNTING_ALLOC_H */
+/* Sets each byte of buf in turn to each of edits (restoring it after) and
+ * loads the result without checksums, borrowed: any status is fine, a crash,
+ * a leak or a bad read is not, and a model that loads must create an executor
+ * and run. Returns how many damaged artifacts loaded. */
+static inline int check_byte_damage(uint8_t *buf, size_t size, const uint8_t *edits,
+                                    size_t num_edits) {
+  int loaded = 0;
+  for (size_t i = 0; i < size; i++) {
+    uint8_t saved = buf[i];
+    for (size_t e = 0; e < num_edits; e++) {
+      buf[i] = edits[e];
+      wnn_load_options opt = {WNN_LOAD_NO_CHECKSUM | WNN_LOAD_BORROW, WNN_KERNELS_AUTO, NULL};
+      wnn_model *m = NULL;
+      if (wnn_model_load(buf, size, &opt, &m) == WNN_OK) {
+        wnn_executor *ex = NULL;
+        CHECK_OK(wnn_executor_create(m, &ex));
+        CHECK_OK(wnn_executor_run(ex));
+        wnn_executor_destroy(ex);
+        wnn_model_free(m);
+        loaded++;
+      }
+    }
+    buf[i] = saved;
+  }
+  return loaded;
+}
+
+#endif /* WNN_TESTS_ROBUSTNESS_H */
