@@ -141,6 +141,10 @@ static wnn_status attempt(wnn_ir_graph *g, const void *data, size_t size,
   }
   if (!st) {
     int n;
+    st = wnn_pass_s2d_conv(g, &n);
+  }
+  if (!st) {
+    int n;
     wnn_pass_dce(g, &n);
     st = wnn_pass_fuse(g, &n);
   }

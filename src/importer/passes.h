@@ -5,6 +5,7 @@
  *   pass_fold.c   constant folding: the runtime op's own prepare and run
  *   pass_bn.c     BatchNormalization folded into the Conv or Gemm before it
  *   pass_fuse.c   activation fusion into Conv and Gemm ("activation" attribute)
+ *   pass_s2d.c    space-to-depth (YOLO's Focus) folded into the Conv after it
  *   pass_dce.c    dead-code elimination
  *   emit.c        the builder: the artifact
  *
@@ -42,6 +43,14 @@ wnn_status wnn_pass_bn_fold_node(wnn_ir_graph *g, int id, bool *folded);
  * and LeakyRelu whose input is a live Conv or Gemm output with no other reader
  * into that Conv or Gemm. Needs readers counted. *fused counts fusions. */
 wnn_status wnn_pass_fuse(wnn_ir_graph *g, int *fused);
+
+/* Rewrites every Conv (group 1, dilations 1, explicit pads) whose input is a
+ * Concat on the channels of the four step-2 phases x[:, :, dy::2, dx::2] of
+ * one float32 image (Slice chains, H and W even) as a Conv of the image
+ * itself: kernel 2K, stride 2s, pads 2p, weights rearranged (a new constant).
+ * The Slices and the Concat are left for dead-code elimination. Counts
+ * readers first. *folded counts rewrites. */
+wnn_status wnn_pass_s2d_conv(wnn_ir_graph *g, int *folded);
 
 /* Kills every node none of whose outputs is needed for a graph output, and
  * recounts readers. *removed counts them. */

@@ -124,7 +124,7 @@ static void tm_attr_int(tm_model *m, Onnx__NodeProto *n, const char *name, int64
   a->i = v;
 }
 
-static void tm_attr_float(tm_model *m, Onnx__NodeProto *n, const char *name, float v) {
+static inline void tm_attr_float(tm_model *m, Onnx__NodeProto *n, const char *name, float v) {
   Onnx__AttributeProto *a = tm_attr(m, n, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT);
   a->has_f = 1;
   a->f = v;
@@ -138,7 +138,7 @@ static void tm_attr_ints(tm_model *m, Onnx__NodeProto *n, const char *name, int 
   memcpy(a->ints, v, (size_t)count * sizeof *v);
 }
 
-static void tm_attr_string(tm_model *m, Onnx__NodeProto *n, const char *name, const char *s) {
+static inline void tm_attr_string(tm_model *m, Onnx__NodeProto *n, const char *name, const char *s) {
   Onnx__AttributeProto *a = tm_attr(m, n, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
   a->has_s = 1;
   a->s.data = (uint8_t *)tm_str(m, s);
