@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "importer/contrib.h"
 #include "importer/ir.h"
 #include "importer/legacy.h"
 #include "importer/onnx_read.h"
@@ -110,6 +111,12 @@ static wnn_status sweep(wnn_ir_graph *g, const wnn_import_options *opt) {
     if (st) return st;
     if (inlined) {
       i--; /* the branch's first node is now at i */
+      continue;
+    }
+    bool replaced;
+    if ((st = wnn_contrib_rewrite(g, i, &replaced))) return in_branch(g, i, st);
+    if (replaced) {
+      i--; /* the first node computing it is now at i */
       continue;
     }
     int inserted;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "importer/contrib.h"
 #include "importer/legacy.h"
 #include "onnx.pb-c.h"
 
@@ -568,9 +569,10 @@ static wnn_status read_node(wnn_ir_graph *g, const Onnx__NodeProto *np, int inde
   tmp.domain = (char *)domain;
   tmp.name = np->name ? np->name : (char *)"";
   tmp.index = index;
-  if (*domain)
+  if (*domain && !wnn_contrib_handles(domain, op_type))
     return wnn_ir_node_fail(g, &tmp, WNN_ERR_UNKNOWN_OP, true,
-                            "domain '%s' is not supported (only the default ONNX domain is)", domain);
+                            "domain '%s' is not supported (only the default ONNX domain is, and "
+                            "the com.microsoft ops listed in docs/importer.md)", domain);
   size_t ni = np->n_input, no = np->n_output;
   while (ni && (!np->input[ni - 1] || !*np->input[ni - 1])) ni--;
   while (no && (!np->output[no - 1] || !*np->output[no - 1])) no--;
