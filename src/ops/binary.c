@@ -105,9 +105,11 @@ static wnn_status binary_prepare(wnn_prepare_ctx *ctx, int binop) {
   wnn_binary_params *p = ctx->params;
   const wnn_tdesc *a = &ctx->inputs[0];
   wnn_status st;
-  if (a->dtype != WNN_DTYPE_F32 && a->dtype != WNN_DTYPE_I32 && a->dtype != WNN_DTYPE_I64)
-    return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input 0 (A) is %s, expected float32, int32 or int64",
-                       op, wnn_dtype_name(a->dtype));
+  if (a->dtype != WNN_DTYPE_F32 && a->dtype != WNN_DTYPE_I32 && a->dtype != WNN_DTYPE_I64 &&
+      a->dtype != WNN_DTYPE_U8 && a->dtype != WNN_DTYPE_I8)
+    return wnn_op_fail(ctx, WNN_ERR_DTYPE,
+                       "%s: input 0 (A) is %s, expected float32, int32, int64, uint8 or int8", op,
+                       wnn_dtype_name(a->dtype));
   if ((st = wnn_expect_dtype(ctx, op, 1, "B", a->dtype))) return st;
   int64_t out[WNN_MAX_DIMS];
   int nd = 0;
@@ -131,11 +133,35 @@ wnn_status wnn_sub_prepare(wnn_prepare_ctx *ctx) { return binary_prepare(ctx, WN
 wnn_status wnn_mul_prepare(wnn_prepare_ctx *ctx) { return binary_prepare(ctx, WNN_BINOP_MUL); }
 wnn_status wnn_div_prepare(wnn_prepare_ctx *ctx) { return binary_prepare(ctx, WNN_BINOP_DIV); }
 
+/* 8-bit elements (rare: no kernels): n results of a[i * sa] op b[i * sb],
+ * with the int32 kernels' rules (wrap-around, truncating division, x / 0 is
+ * 0, -128 / -1 wraps to -128). */
+static void run_8bit(int op, bool is_signed, size_t n, size_t sa, size_t sb, const uint8_t *a,
+                     const uint8_t *b, uint8_t *y) {
+  for (size_t i = 0; i < n; i++) {
+    const int x = is_signed ? (int8_t)a[i * sa] : a[i * sa];
+    const int z = is_signed ? (int8_t)b[i * sb] : b[i * sb];
+    int r;
+    switch (op) {
+      case WNN_BINOP_ADD: r = x + z; break;
+      case WNN_BINOP_SUB: r = x - z; break;
+      case WNN_BINOP_MUL: r = x * z; break;
+      default: r = z == 0 ? 0 : x / z;
+    }
+    y[i] = (uint8_t)(unsigned)r;
+  }
+}
+
 /* One innermost run of n elements; a and b point at their first elements. */
 static void run_inner(const wnn_binary_params *p, size_t n, size_t sa, size_t sb, const char *a,
                       const char *b, char *y) {
   /* Pick the layout, swapping for RVC so the kernel's first operand is the
    * vector: rvc(n, vec_b, &a0, y) computes a0 op b[i]. */
+  if (p->dtype == WNN_DTYPE_U8 || p->dtype == WNN_DTYPE_I8) {
+    run_8bit(p->op, p->dtype == WNN_DTYPE_I8, n, sa, sb, (const uint8_t *)a, (const uint8_t *)b,
+             (uint8_t *)y);
+    return;
+  }
   const wnn_vbinary_fn *fn = &p->vv;
   if (sa == 1 && sb == 0) fn = &p->vc;
   else if (sa == 0 && sb == 1) {

@@ -76,7 +76,13 @@ static wnn_status pool_prepare(wnn_prepare_ctx *ctx, const char *op, int kind,
   wnn_pool_params *p = ctx->params;
   const wnn_tdesc *x = &ctx->inputs[0];
   wnn_status st;
-  if ((st = wnn_expect_dtype(ctx, op, 0, "X", WNN_DTYPE_F32))) return st;
+  /* MaxPool also takes 8-bit integers, 1-D and 2-D (a direct loop). */
+  const bool small_int = kind == WNN_POOL_MAX && x->ndim <= 4 &&
+                         (x->dtype == WNN_DTYPE_U8 || x->dtype == WNN_DTYPE_I8);
+  if (!small_int && x->dtype != WNN_DTYPE_F32)
+    return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input 0 (X) is %s, expected float32%s", op,
+                       wnn_dtype_name(x->dtype),
+                       kind == WNN_POOL_MAX ? " (or uint8 or int8, with 3 or 4 dims)" : "");
   if (x->ndim < 3 || x->ndim > 5)
     return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input 0 (X) has %d dims, expected 3, 4 or 5", op,
                        x->ndim);
@@ -103,7 +109,7 @@ static wnn_status pool_prepare(wnn_prepare_ctx *ctx, const char *op, int kind,
   for (int d = 0; d < spec.spatial; d++) spec.in[d] = x->dims[2 + d], spec.kernel[d] = ks[d];
   if ((st = wnn_window_prepare(ctx, op, &spec))) return st;
   const int64_t out[4] = {x->dims[0], x->dims[1], spec.out[0], spec.out[1]};
-  if ((st = wnn_set_output(ctx, op, 0, WNN_DTYPE_F32, x->ndim, out))) return st;
+  if ((st = wnn_set_output(ctx, op, 0, x->dtype, x->ndim, out))) return st;
   p->spatial = spec.spatial;
   p->pool.win = wnn_window_to_2d(&spec);
   return WNN_OK;
@@ -218,8 +224,49 @@ static void maxpool_indices(const wnn_maxpool_params *p, const float *x, float *
   }
 }
 
+/* MaxPool of 8-bit integers (T uint8_t or int8_t), 1-D and 2-D: the first
+ * largest element of each window and, when indices is non-NULL, its flat
+ * input position. A window with no input element gives T's minimum. */
+#define MAXPOOL_INT(name, T, lowest)                                                           \
+  static void name(const wnn_maxpool_params *p, const T *x, T *y, int64_t *indices) {          \
+    const wnn_window2d *w = &p->pool.pool.win;                                                 \
+    const size_t plane = w->in_h * w->in_w;                                                    \
+    size_t o = 0;                                                                              \
+    for (size_t c = 0; c < p->pool.planes; c++)                                                \
+      for (size_t oy = 0; oy < w->out_h; oy++)                                                 \
+        for (size_t ox = 0; ox < w->out_w; ox++, o++) {                                        \
+          int max = lowest;                                                                    \
+          int64_t at = -1;                                                                     \
+          for (size_t ky = 0; ky < w->k_h; ky++) {                                             \
+            const size_t iy = oy * w->stride_h + ky * w->dil_h; /* + pad_t */                 \
+            if (iy < w->pad_t || iy - w->pad_t >= w->in_h) continue;                           \
+            for (size_t kx = 0; kx < w->k_w; kx++) {                                           \
+              const size_t ix = ox * w->stride_w + kx * w->dil_w;                              \
+              if (ix < w->pad_l || ix - w->pad_l >= w->in_w) continue;                         \
+              const size_t r = iy - w->pad_t, col = ix - w->pad_l;                             \
+              const int v = x[c * plane + r * w->in_w + col];                                  \
+              if (at < 0 || v > max) {                                                         \
+                max = v;                                                                       \
+                at = (int64_t)(c * plane + (p->col_major ? col * w->in_h + r : r * w->in_w + col)); \
+              }                                                                                \
+            }                                                                                  \
+          }                                                                                    \
+          y[o] = (T)max;                                                                       \
+          if (indices) indices[o] = at;                                                        \
+        }                                                                                      \
+  }
+MAXPOOL_INT(maxpool_u8, uint8_t, 0)
+MAXPOOL_INT(maxpool_i8, int8_t, -128)
+
 wnn_status wnn_maxpool_run(const wnn_run_ctx *ctx) {
   const wnn_maxpool_params *p = ctx->params;
+  const wnn_tensor *x = &ctx->inputs[0];
+  if (x->dtype == WNN_DTYPE_U8 || x->dtype == WNN_DTYPE_I8) {
+    int64_t *indices = p->indices ? ctx->outputs[1].data : NULL;
+    if (x->dtype == WNN_DTYPE_U8) maxpool_u8(p, x->data, ctx->outputs[0].data, indices);
+    else maxpool_i8(p, x->data, ctx->outputs[0].data, indices);
+    return WNN_OK;
+  }
   if (p->pool.spatial == 3) {
     int64_t *indices = p->indices ? ctx->outputs[1].data : NULL;
     pool3d(&p->g3, p->pool.planes, true, false, p->col_major, ctx->inputs[0].data,

@@ -39,6 +39,7 @@ static int64_t int_op(int op, int64_t a, int64_t b, int bits) {
       if (b == -1) r = 0 - (uint64_t)a;
       else r = (uint64_t)(a / b);
   }
+  if (bits == 8) return (int64_t)(uint8_t)r; /* the caller reinterprets int8 */
   return bits == 32 ? (int64_t)(int32_t)(uint32_t)r : (int64_t)r;
 }
 
@@ -61,6 +62,14 @@ static wnn_status binary(const wnn_run_ctx *ctx, int op) {
       case WNN_DTYPE_I64:
         ((int64_t *)y->data)[t] =
             int_op(op, ((const int64_t *)a->data)[ia], ((const int64_t *)b->data)[ib], 64);
+        break;
+      case WNN_DTYPE_U8:
+        ((uint8_t *)y->data)[t] = (uint8_t)int_op(op, ((const uint8_t *)a->data)[ia],
+                                                  ((const uint8_t *)b->data)[ib], 8);
+        break;
+      case WNN_DTYPE_I8:
+        ((uint8_t *)y->data)[t] = (uint8_t)int_op(op, ((const int8_t *)a->data)[ia],
+                                                  ((const int8_t *)b->data)[ib], 8);
         break;
       default: return wnn_run_fail(ctx, WNN_ERR_DTYPE, "reference: unexpected dtype");
     }

@@ -73,6 +73,9 @@ static wnn_status pool(const wnn_run_ctx *ctx, bool is_max) {
   const wnn_tensor *xt = &ctx->inputs[0], *yt = &ctx->outputs[0];
   const float *x = xt->data;
   float *y = yt->data;
+  /* MaxPool of uint8 and int8: the same loop on the values as floats (exact),
+   * -inf (no element in the window) stored as the type's minimum. */
+  const bool u8 = xt->dtype == WNN_DTYPE_U8, i8 = xt->dtype == WNN_DTYPE_I8;
   const bool two_d = xt->ndim == 4;
   const int64_t planes = xt->dims[0] * xt->dims[1];
   const int64_t h = two_d ? xt->dims[2] : 1, w = xt->dims[xt->ndim - 1];
@@ -98,7 +101,9 @@ static wnn_status pool(const wnn_run_ctx *ctx, bool is_max) {
             const int64_t iy = oy * sh - pt + ky * dh, ix = ox * sw - pl + kx * dw;
             if (iy >= -pt && iy < h + pb && ix >= -pl && ix < w + pr) padded++;
             if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
-            const float v = x[(c * h + iy) * w + ix];
+            const int64_t xi = (c * h + iy) * w + ix;
+            const float v = u8 ? ((const uint8_t *)xt->data)[xi]
+                               : i8 ? ((const int8_t *)xt->data)[xi] : x[xi];
             if (!isnan(max) && (isnan(v) || v > max)) {
               max = v;
               argmax = col_major ? c * h * w + ix * h + iy : (c * h + iy) * w + ix;
@@ -112,7 +117,10 @@ static wnn_status pool(const wnn_run_ctx *ctx, bool is_max) {
           const int64_t count = p->pool.count_include_pad ? padded : valid;
           out = count ? (float)(sum / (double)count) : 0.0f;
         }
-        y[(c * oh + oy) * ow + ox] = out;
+        const int64_t yi = (c * oh + oy) * ow + ox;
+        if (u8) ((uint8_t *)yt->data)[yi] = out == -INFINITY ? 0 : (uint8_t)out;
+        else if (i8) ((int8_t *)yt->data)[yi] = out == -INFINITY ? -128 : (int8_t)out;
+        else y[yi] = out;
         if (indices) indices[(c * oh + oy) * ow + ox] = argmax;
       }
   return WNN_OK;

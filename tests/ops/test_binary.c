@@ -1,17 +1,18 @@
-/* Add, Sub, Mul, Div: multidirectional broadcasting in float32, int32 and
- * int64, run vs reference. Float results must match exactly (atol 0): both
+/* Add, Sub, Mul, Div: multidirectional broadcasting in float32, int32,
+ * int64, uint8 and int8, run vs reference. Float results must match exactly (atol 0): both
  * compute each element with one correctly rounded operation. */
 #include <stdint.h>
 
 #include "op_harness.h"
 
 static const char *const OPS[] = {"Add", "Sub", "Mul", "Div"};
-static const wnn_dtype DTYPES[] = {WNN_DTYPE_F32, WNN_DTYPE_I32, WNN_DTYPE_I64};
+static const wnn_dtype DTYPES[] = {WNN_DTYPE_F32, WNN_DTYPE_I32, WNN_DTYPE_I64, WNN_DTYPE_U8,
+                                   WNN_DTYPE_I8};
 
 /* Every op and dtype on shapes a and b. */
 static int all_ops(wnn_tdesc a, wnn_tdesc b) {
   int ok = 1;
-  for (int d = 0; d < 3; d++)
+  for (int d = 0; d < 5; d++)
     for (int o = 0; o < 4; o++) {
       wnn_tdesc in[2] = {a, b};
       in[0].dtype = in[1].dtype = DTYPES[d];
@@ -100,6 +101,26 @@ TEST(int_semantics) {
   CHECK_OK(op_exec(&c, c.op->run, in64, out));
   CHECK(memcmp(out[0], want64, sizeof want64) == 0);
   free(out[0]);
+  /* 8 bits: wrap-around, truncation, x / 0 is 0, -128 / -1 wraps. */
+  uint8_t ua[4] = {250, 7, 200, 3}, ub[4] = {10, 2, 0, 200};
+  const uint8_t u_add[4] = {4, 9, 200, 203}, u_sub[4] = {240, 5, 200, 59}, u_div[4] = {25, 3, 0, 0};
+  int8_t sa[4] = {-128, -7, 100, 5}, sb[4] = {-1, 2, 100, 0};
+  const int8_t s_div[4] = {-128, -3, 1, 0}, s_mul[4] = {-128, -14, 16, 0};
+  const struct { const char *op; wnn_dtype dt; void *a, *b; const void *want; } cases[] = {
+      {"Add", WNN_DTYPE_U8, ua, ub, u_add}, {"Sub", WNN_DTYPE_U8, ua, ub, u_sub},
+      {"Div", WNN_DTYPE_U8, ua, ub, u_div}, {"Div", WNN_DTYPE_I8, sa, sb, s_div},
+      {"Mul", WNN_DTYPE_I8, sa, sb, s_mul}};
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    const wnn_tdesc d8[2] = {TD(cases[k].dt, 4), TD(cases[k].dt, 4)};
+    void *in8[2] = {cases[k].a, cases[k].b};
+    CHECK_OK(op_prepare(&c, cases[k].op, NULL, 2, d8, 1));
+    CHECK_OK(op_exec(&c, c.op->run, in8, out));
+    CHECK(memcmp(out[0], cases[k].want, 4) == 0);
+    free(out[0]);
+    CHECK_OK(op_exec(&c, c.op->reference, in8, out));
+    CHECK(memcmp(out[0], cases[k].want, 4) == 0);
+    free(out[0]);
+  }
 }
 
 TEST(hand_computed_float) {
@@ -115,8 +136,8 @@ TEST(rejects) {
   CHECK(op_fails("Add", NULL, 2, in, 1, WNN_ERR_SHAPE, "[2, 3] and [4] do not broadcast"));
   in[1] = TD(WNN_DTYPE_I32, 3);
   CHECK(op_fails("Mul", NULL, 2, in, 1, WNN_ERR_DTYPE, "input 1 (B) is int32, expected float32"));
-  in[0] = TD(WNN_DTYPE_U8, 3);
-  CHECK(op_fails("Sub", NULL, 2, in, 1, WNN_ERR_DTYPE, "input 0 (A) is uint8"));
+  in[0] = TD(WNN_DTYPE_BOOL, 3);
+  CHECK(op_fails("Sub", NULL, 2, in, 1, WNN_ERR_DTYPE, "input 0 (A) is bool"));
   CHECK(op_fails("Div", NULL, 3, in, 1, WNN_ERR_MALFORMED, "3 inputs"));
   CHECK(op_fails("Div", NULL, 1, in, 1, WNN_ERR_MALFORMED, "1 inputs"));
   CHECK(op_fails("Add", "{\"broadcast\":1}", 2, in, 1, WNN_ERR_BAD_ATTRIBUTE,

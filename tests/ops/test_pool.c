@@ -188,6 +188,45 @@ TEST(hand_computed_ceil_mode) {
                   9, 0));
 }
 
+TEST(maxpool_8bit) {
+  static const char *const attrs[] = {
+      "{\"kernel_shape\":[2,2],\"strides\":[2,2]}",
+      "{\"kernel_shape\":[3,3],\"strides\":[2,2],\"pads\":[1,1,1,1]}",
+      "{\"kernel_shape\":[3,2],\"pads\":[0,1,2,0]}",
+      "{\"kernel_shape\":[2,3],\"dilations\":[2,2]}",
+      "{\"kernel_shape\":[3,3],\"strides\":[2,2],\"ceil_mode\":1}",
+      "{\"kernel_shape\":[5,5],\"pads\":[2,2,2,2]}"};
+  for (int dt = 0; dt < 2; dt++) {
+    const wnn_dtype t = dt ? WNN_DTYPE_I8 : WNN_DTYPE_U8;
+    wnn_tdesc x = TD(t, 2, 3, 9, 10);
+    for (size_t a = 0; a < sizeof attrs / sizeof attrs[0]; a++)
+      CHECK(op_check("MaxPool", attrs[a], 1, &x, 0, 0));
+    x = TD(t, 2, 3, 11);
+    CHECK(op_check("MaxPool", "{\"kernel_shape\":[3],\"strides\":[2],\"pads\":[1,1]}", 1, &x, 0, 0));
+  }
+  /* Hand-computed, with Indices: a 1x1x3x3 uint8 plane, 2x2 windows, stride
+   * 1, and an int8 plane whose maxima are negative. */
+  const uint8_t u[9] = {1, 200, 3, 4, 5, 250, 7, 255, 9};
+  const uint8_t u_max[4] = {200, 250, 255, 255};
+  const int64_t u_at[4] = {1, 5, 7, 7};
+  const int8_t s[9] = {-100, -3, -128, -7, -50, -2, -9, -8, -1};
+  const int8_t s_max[4] = {-3, -2, -7, -1};
+  const int64_t s_at[4] = {1, 5, 3, 8};
+  for (int dt = 0; dt < 2; dt++) {
+    const wnn_tdesc d = TD(dt ? WNN_DTYPE_I8 : WNN_DTYPE_U8, 1, 1, 3, 3);
+    op_case c;
+    CHECK_OK(op_prepare(&c, "MaxPool", "{\"kernel_shape\":[2,2]}", 1, &d, 2));
+    CHECK(c.outputs[0].dtype == d.dtype && c.outputs[1].dtype == WNN_DTYPE_I64);
+    for (int f = 0; f < 2; f++) {
+      void *in[1] = {dt ? (void *)s : (void *)u}, *out[2];
+      CHECK_OK(op_exec(&c, f ? c.op->reference : c.op->run, in, out));
+      CHECK(memcmp(out[0], dt ? (const void *)s_max : (const void *)u_max, 4) == 0);
+      if (!f) CHECK(memcmp(out[1], dt ? s_at : u_at, sizeof u_at) == 0);
+      free(out[0]), free(out[1]);
+    }
+  }
+}
+
 TEST(rejects) {
   wnn_tdesc x = TD(WNN_DTYPE_F32, 1, 2, 5, 5);
   CHECK(op_fails("MaxPool", NULL, 1, &x, 1, WNN_ERR_BAD_ATTRIBUTE, "kernel_shape is required"));
@@ -221,6 +260,15 @@ TEST(rejects) {
                  "has 6 dims, expected 3, 4 or 5"));
   x = TD(WNN_DTYPE_I32, 1, 2, 5, 5);
   CHECK(op_fails("AveragePool", "{\"kernel_shape\":[2,2]}", 1, &x, 1, WNN_ERR_DTYPE, "int32"));
+  CHECK(op_fails("MaxPool", "{\"kernel_shape\":[2,2]}", 1, &x, 1, WNN_ERR_DTYPE,
+                 "input 0 (X) is int32, expected float32 (or uint8 or int8, with 3 or 4 dims)"));
+  x = TD(WNN_DTYPE_U8, 1, 2, 5, 5);
+  CHECK(op_fails("AveragePool", "{\"kernel_shape\":[2,2]}", 1, &x, 1, WNN_ERR_DTYPE,
+                 "input 0 (X) is uint8, expected float32"));
+  x = TD(WNN_DTYPE_U8, 1, 2, 5, 5, 5);
+  CHECK(op_fails("MaxPool", "{\"kernel_shape\":[2,2,2]}", 1, &x, 1, WNN_ERR_DTYPE,
+                 "input 0 (X) is uint8"));
+  x = TD(WNN_DTYPE_I32, 1, 2, 5, 5);
   CHECK(op_fails("GlobalAveragePool", NULL, 1, &x, 1, WNN_ERR_DTYPE, "int32"));
   x = TD(WNN_DTYPE_F32, 2, 5);
   CHECK(op_fails("GlobalAveragePool", NULL, 1, &x, 1, WNN_ERR_SHAPE, "has 2 dims"));
@@ -236,6 +284,7 @@ int main(void) {
   RUN(global_average);
   RUN(hand_computed);
   RUN(hand_computed_ceil_mode);
+  RUN(maxpool_8bit);
   RUN(rejects);
   return test_summary();
 }
