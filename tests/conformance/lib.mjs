@@ -422,9 +422,9 @@ function asNumbers(t) {
 // allclose, |g - w| <= atol + rtol * |w|, with NaN == NaN and equal infinities
 // equal; integer and bool tensors: exact. Float32 output against a float64 or
 // float16 expectation compares values (the importer converts both to float32).
-// Returns {ok, why, maxAbs, maxRel, count}.
+// Returns {ok, why, maxAbs, maxRel, count, bad} (bad: elements outside the tolerance).
 export function compareTensors(got, want, rtol, atol) {
-  const res = { ok: false, why: '', maxAbs: 0, maxRel: 0, count: 0 };
+  const res = { ok: false, why: '', maxAbs: 0, maxRel: 0, count: 0, bad: 0 };
   if (got.dims.length !== want.dims.length || got.dims.some((d, i) => d !== want.dims[i])) {
     res.why = `shape [${got.dims}] but expected [${want.dims}]`;
     return res;
@@ -452,6 +452,7 @@ export function compareTensors(got, want, rtol, atol) {
         if (d > res.maxAbs) res.maxAbs = d;
       }
     }
+    res.bad = bad;
     if (bad) {
       res.why = `${bad} of ${n} ${want.dtype} elements differ (first at flat index ${first}: got ${got.data[first]}, expected ${want.data[first]})`;
       return res;
@@ -485,6 +486,7 @@ export function compareTensors(got, want, rtol, atol) {
       if (ratio > worstRatio) { worst = i; worstRatio = ratio; }
     }
   }
+  res.bad = bad;
   if (bad) {
     res.why = `${bad} of ${n} elements outside rtol ${rtol} atol ${atol}${nanMismatch ? ` (${nanMismatch} NaN where the other is not)` : ''}; max abs error ${fmt(res.maxAbs)}, ` +
       `max rel error ${fmt(res.maxRel)}; worst at flat index ${worst}: got ${g[worst]}, expected ${w[worst]}`;

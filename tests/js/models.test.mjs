@@ -16,7 +16,11 @@
 //
 // Each model's state (pass / fail / unsupported / error) must be exactly the
 // one recorded in tests/models/expected.json: a regression fails, and so does
-// an improvement, with a message saying to update the file.
+// an improvement, with a message saying to update the file. A model recorded
+// as failing may also record how far it may be off, {"fail_within":
+// {"elements": N, "max_abs": X}} (with "why"): then a run further off than
+// that (more elements outside the tolerance in all, or a larger error
+// anywhere) fails too, so that "fail" never hides a model gone wrong.
 //
 // Environment: WNN_NATIVE_BUILD_DIR (default build/native), WNN_WASI_CLI
 // (default dist/wnn-wasi.wasm), WNN_MODELS_DIR (default ../shared/models).
@@ -122,6 +126,14 @@ test('tests/models/expected.json names every model folder, and only states it kn
       assert.ok(STATES.includes(expectedState(name, target)),
         `${name}: ${target} state ${JSON.stringify(e)} is not one of ${STATES.join(', ')}`);
     }
+    if (e?.fail_within) {
+      const w = e.fail_within;
+      assert.ok(Number.isInteger(w.elements) && w.elements >= 0 && Number.isFinite(w.max_abs) && w.max_abs > 0,
+        `${name}: fail_within needs an integer "elements" and a positive "max_abs"`);
+      assert.ok(typeof e.why === 'string' && e.why.length > 0, `${name}: fail_within needs a "why"`);
+      assert.ok(['native', 'wasi'].some((t) => expectedState(name, t) === 'fail'),
+        `${name}: fail_within is for a model recorded as failing`);
+    }
   }
 });
 
@@ -160,6 +172,16 @@ for (const name of modelNames) {
           `max rel error ${fmt(o.maxRel)}${o.ok ? '' : ' (outside tolerance or unreadable)'}`);
       }
       if (r.status !== 'pass') t.diagnostic(`${name} (${target}): ${r.status}: ${r.reason}`);
+      const within = expected[name]?.fail_within;
+      if (r.status === 'fail' && want === 'fail' && within) {
+        const bad = r.outputs.reduce((s, o) => s + (o.bad ?? Infinity), 0);
+        const maxAbs = Math.max(...r.outputs.map((o) => (Number.isFinite(o.maxAbs) ? o.maxAbs : Infinity)));
+        t.diagnostic(`${name} (${target}): ${bad} elements outside the tolerance (recorded bound ${within.elements}), ` +
+          `max abs error ${fmt(maxAbs)} (bound ${fmt(within.max_abs)})`);
+        assert.ok(bad <= within.elements && maxAbs <= within.max_abs,
+          `${name} (${target}) fails by more than tests/models/expected.json allows: ${bad} elements ` +
+          `(at most ${within.elements}), max abs error ${fmt(maxAbs)} (at most ${fmt(within.max_abs)}): ${r.reason}`);
+      }
       // The artifacts of the light_* models are hundreds of MB: drop each
       // model's files once its last target has run.
       if (target === 'wasi') fs.rmSync(c.workDir, { recursive: true, force: true });
