@@ -91,6 +91,7 @@ typedef struct wnn_resize_params {
   int roi_half;                 /* number of dims roi covers */
   float cubic_a, extrapolation;
   bool exclude_outside;
+  wnn_f32_repeat_ukernel *repeat; /* nearest upsampling by an integer factor */
 } wnn_resize_params;
 
 /* 3-D pooling geometry: output (d, h, w) looks at input

@@ -201,6 +201,7 @@ wnn_status wnn_resize_prepare(wnn_prepare_ctx *ctx) {
   size_t taps = 0;
   for (int d = 0; d < rank; d++) taps += p->out_dims[d];
   ctx->scratch_bytes = taps * sizeof(resize_tap);
+  p->repeat = wnn_select_f32_repeat(ctx->kernels);
   return WNN_OK;
 }
 
@@ -314,12 +315,54 @@ static bool identity_dim(const resize_tap *table, size_t n) {
   return true;
 }
 
+/* True when every one of the n taps is a single sample of weight 1. */
+static bool nearest_dim(const resize_tap *table, size_t n) {
+  for (size_t o = 0; o < n; o++)
+    if (table[o].count != 1 || table[o].weight[0] != 1.0f) return false;
+  return true;
+}
+
+/* Nearest sampling in both dims: copies. An output row that samples the
+ * same input row as the row before is a copy of it; a row whose columns
+ * repeat each input column k times (an integer upsampling factor) is the
+ * repeat kernel; any other row is gathered. */
+static void nearest_planes(size_t planes, size_t ih, size_t iw, size_t oh, size_t ow,
+                           const resize_tap *ty, const resize_tap *tx,
+                           wnn_f32_repeat_ukernel *repeat, const float *x, float *y) {
+  const size_t k = iw ? ow / iw : 0;
+  bool by_k = k >= 1 && k * iw == ow;
+  for (size_t ox = 0; by_k && ox < ow; ox++) by_k = tx[ox].index[0] == (int32_t)(ox / k);
+  for (size_t pl = 0; pl < planes; pl++) {
+    const float *xp = x + pl * ih * iw;
+    float *yp = y + pl * oh * ow;
+    for (size_t oy = 0; oy < oh; oy++) {
+      float *row = yp + oy * ow;
+      if (oy > 0 && ty[oy].index[0] == ty[oy - 1].index[0]) {
+        memcpy(row, row - ow, ow * sizeof *row);
+        continue;
+      }
+      const float *src = xp + (size_t)ty[oy].index[0] * iw;
+      if (by_k) {
+        repeat(iw, k, src, row);
+      } else {
+        for (size_t ox = 0; ox < ow; ox++) row[ox] = src[tx[ox].index[0]];
+      }
+    }
+  }
+}
+
 /* The common case (NCHW images resized in H and W): every plane resampled on
  * its own from the taps of the last two dims. Same sums, in the same order,
- * as the general loop. */
+ * as the general loop, or copies when both dims sample nearest
+ * (nearest_planes: the same values, except that -0 stays -0 where the sum
+ * 0 + 1 * 1 * -0 gives +0). */
 static void resize_planes(size_t planes, size_t ih, size_t iw, size_t oh, size_t ow,
                           const resize_tap *ty, const resize_tap *tx, float extrapolation,
-                          const float *x, float *y) {
+                          wnn_f32_repeat_ukernel *repeat, const float *x, float *y) {
+  if (repeat && nearest_dim(ty, oh) && nearest_dim(tx, ow)) {
+    nearest_planes(planes, ih, iw, oh, ow, ty, tx, repeat, x, y);
+    return;
+  }
   for (size_t pl = 0; pl < planes; pl++) {
     const float *xp = x + pl * ih * iw;
     float *yp = y + pl * oh * ow;
@@ -371,7 +414,8 @@ wnn_status wnn_resize_run(const wnn_run_ctx *ctx) {
   }
   if (planar) {
     resize_planes(planes, p->in_dims[nd - 2], p->in_dims[nd - 1], p->out_dims[nd - 2],
-                  p->out_dims[nd - 1], tables[nd - 2], tables[nd - 1], p->extrapolation, x, y);
+                  p->out_dims[nd - 1], tables[nd - 2], tables[nd - 1], p->extrapolation,
+                  p->repeat, x, y);
     return WNN_OK;
   }
   size_t stride = 1;
