@@ -37,13 +37,6 @@ static wnn_ir_node *self(const rw *r) { return &r->g->nodes[r->id]; }
 
 static wnn_status oom(rw *r) { return wnn_ir_fail(r->g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory"); }
 
-static char *dup_str(const char *s) {
-  if (!s) return NULL;
-  size_t len = strlen(s) + 1;
-  char *d = malloc(len);
-  if (d) memcpy(d, s, len);
-  return d;
-}
 
 /* Inserts op(ins) -> outs before the contrib node; an outs[k] < 0 becomes a
  * fresh value. The new node keeps the contrib node's guards and origin.
@@ -74,8 +67,8 @@ static wnn_status emit(rw *r, const char *op, const int *ins, int nin, int *outs
   n->num_guards = c->num_guards;
   memcpy(n->guards, c->guards, sizeof n->guards);
   memcpy(n->guard_expect, c->guard_expect, sizeof n->guard_expect);
-  if ((c->origin && !(n->origin = dup_str(c->origin))) ||
-      (c->rt_branch && !(n->rt_branch = dup_str(c->rt_branch))))
+  if ((c->origin && !(n->origin = wnn_ir_strdup(c->origin))) ||
+      (c->rt_branch && !(n->rt_branch = wnn_ir_strdup(c->rt_branch))))
     return oom(r);
   return WNN_OK;
 }

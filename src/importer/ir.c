@@ -45,6 +45,14 @@ void wnn_ir_free(wnn_ir_graph *g) {
   g->num_values = g->num_nodes = g->num_inputs = g->num_outputs = 0;
 }
 
+char *wnn_ir_strdup(const char *s) {
+  if (!s) return NULL;
+  size_t len = strlen(s) + 1;
+  char *d = malloc(len);
+  if (d) memcpy(d, s, len);
+  return d;
+}
+
 wnn_status wnn_ir_fail(wnn_ir_graph *g, wnn_status status, bool unsupported, const char *fmt,
                        ...) {
   va_list ap;

@@ -124,6 +124,9 @@ void wnn_ir_warnf(wnn_ir_graph *g, const char *fmt, ...)
 #endif
     ;
 
+/* A malloc'd copy of s (NULL for NULL, or when out of memory). */
+char *wnn_ir_strdup(const char *s);
+
 /* The value named name, or -1. The empty name is never found. */
 int wnn_ir_find(const wnn_ir_graph *g, const char *name);
 /* A new value named name (copied; NULL makes a fresh unique name). Fails when

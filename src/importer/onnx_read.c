@@ -719,13 +719,6 @@ static char *branch_origin(const wnn_ir_node *n, const char *which) {
   return s;
 }
 
-static char *dup_str(const char *s) {
-  if (!s) return NULL;
-  size_t len = strlen(s) + 1;
-  char *d = malloc(len);
-  if (d) memcpy(d, s, len);
-  return d;
-}
 
 /* Appends the initializers and nodes of branch `branch` (g->subgraphs; `which`
  * names it: "then_branch" or "else_branch") of If node id at the end of
@@ -786,8 +779,8 @@ static wnn_status append_branch(wnn_ir_graph *g, int id, int branch, const char 
       x->guards[x->num_guards] = guard;
       x->guard_expect[x->num_guards++] = expect;
     }
-    x->origin = dup_str(origin);
-    x->rt_branch = dup_str(guard >= 0 ? origin : parent.rt_branch);
+    x->origin = wnn_ir_strdup(origin);
+    x->rt_branch = wnn_ir_strdup(guard >= 0 ? origin : parent.rt_branch);
     if (!strcmp(x->op_type, "If") && !x->domain[0] && !(x->scope = cJSON_Duplicate(scope, 1)))
       st = wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
   }
@@ -878,8 +871,8 @@ static wnn_status inline_one_branch(wnn_ir_graph *g, int id, int branch, const c
     copy_guards(x, &g->nodes[id]);
     x->guards[x->num_guards] = cond;
     x->guard_expect[x->num_guards++] = expect;
-    x->origin = dup_str(origin);
-    x->rt_branch = dup_str(origin);
+    x->origin = wnn_ir_strdup(origin);
+    x->rt_branch = wnn_ir_strdup(origin);
   }
   free(origin);
   if (st) return st;
@@ -919,8 +912,8 @@ wnn_status wnn_onnx_inline_if(wnn_ir_graph *g, int id, int then_branch, int else
     wnn_ir_node *w = &g->nodes[at];
     copy_guards(w, &g->nodes[id]);
     w->if_merge = true;
-    w->origin = dup_str(g->nodes[id].origin);
-    w->rt_branch = dup_str(g->nodes[id].rt_branch);
+    w->origin = wnn_ir_strdup(g->nodes[id].origin);
+    w->rt_branch = wnn_ir_strdup(g->nodes[id].rt_branch);
   }
   if (st) return st;
   g->nodes[id].dead = true;

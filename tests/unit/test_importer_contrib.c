@@ -61,35 +61,6 @@ static void convert_refused(tm_model *m, const char *const *fragments) {
   if (st == WNN_OK) free(res.artifact);
 }
 
-/* Runs an artifact on inputs in model input order (any dtype: the bytes are
- * read as the input's declared dtype) and copies every output k into ys[k]
- * (bytes[k] bytes). */
-static wnn_status run_all(const wnn_import_result *res, int num_inputs, const void *const *xs,
-                          int num_outputs, void *const *ys, const size_t *bytes) {
-  wnn_model *model = NULL;
-  wnn_status st = wnn_model_load(res->artifact, res->size, NULL, &model);
-  if (st) return st;
-  wnn_executor *ex = NULL;
-  st = wnn_executor_create(model, &ex);
-  for (int i = 0; !st && i < num_inputs; i++) {
-    wnn_tensor_info info;
-    st = wnn_model_input_info(model, i, &info);
-    if (st) break;
-    DLTensor t;
-    memset(&t, 0, sizeof t);
-    t.data = (void *)xs[i];
-    t.device.device_type = kDLCPU;
-    t.ndim = info.ndim;
-    t.dtype = wnn_dtype_to_dl(info.dtype);
-    t.shape = (int64_t *)info.shape;
-    st = wnn_executor_set_input(ex, i, &t);
-  }
-  if (!st) st = wnn_executor_run(ex);
-  for (int k = 0; !st && k < num_outputs; k++) st = wnn_executor_copy_output(ex, k, ys[k], bytes[k]);
-  wnn_executor_destroy(ex);
-  wnn_model_free(model);
-  return st;
-}
 
 static int close_to(const float *got, const double *want, int n, double tol) {
   for (int i = 0; i < n; i++)
@@ -138,7 +109,7 @@ TEST(fast_gelu_adds_bias_then_tanh_gelu) {
     const void *xs[1] = {x};
     void *ys[2] = {y, z};
     size_t bytes[2] = {sizeof y, sizeof z};
-    CHECK_OK(run_all(&res, 1, xs, 2, ys, bytes));
+    CHECK_OK(tm_run_all(res.artifact, res.size, 1, (const void *const *)xs, 0, 2, ys, bytes));
     double wy[10], wz[10];
     for (int i = 0; i < 10; i++) {
       wy[i] = gelu_tanh((double)x[i] + bias[i % 5]);
@@ -179,7 +150,7 @@ TEST(skip_layer_norm_with_bias_and_sum) {
     const void *xs[2] = {x, skip};
     void *ys[2] = {y, sum};
     size_t bytes[2] = {sizeof y, sizeof sum};
-    CHECK_OK(run_all(&res, 2, xs, 2, ys, bytes));
+    CHECK_OK(tm_run_all(res.artifact, res.size, 2, (const void *const *)xs, 0, 2, ys, bytes));
     double ws[B * S * H], wy[B * S * H];
     for (int i = 0; i < B * S * H; i++) ws[i] = (double)x[i] + skip[i % (S * H)] + bias[i % H];
     ref_layer_norm(ws, B * S, H, gamma, beta, 1e-5f, wy);
@@ -260,7 +231,7 @@ TEST(embed_layer_norm_all_outputs) {
     const void *xs[3] = {ids, segs, mask};
     void *ys[3] = {y, mi, sum};
     size_t bytes[3] = {sizeof y, sizeof mi, sizeof sum};
-    CHECK_OK(run_all(&res, 3, xs, 3, ys, bytes));
+    CHECK_OK(tm_run_all(res.artifact, res.size, 3, (const void *const *)xs, 0, 3, ys, bytes));
     double ws[B * S * H], wy[B * S * H];
     for (int b = 0; b < B; b++)
       for (int s = 0; s < S; s++)
@@ -274,7 +245,7 @@ TEST(embed_layer_norm_all_outputs) {
     /* An input id past the vocabulary fails at run time, naming the value. */
     const int32_t bad[B * S] = {5, 0, 3, 2, 6, 1};
     const void *xb[3] = {bad, segs, mask};
-    CHECK_STATUS(run_all(&res, 3, xb, 3, ys, bytes), WNN_ERR_OUT_OF_RANGE);
+    CHECK_STATUS(tm_run_all(res.artifact, res.size, 3, (const void *const *)xb, 0, 3, ys, bytes), WNN_ERR_OUT_OF_RANGE);
     free(res.artifact);
   }
   tm_free(&m);
@@ -309,7 +280,7 @@ TEST(embed_layer_norm_position_ids) {
     const void *xs[2] = {ids, pids};
     void *ys[2] = {y, mi};
     size_t bytes[2] = {sizeof y, sizeof mi};
-    CHECK_OK(run_all(&res, 2, xs, 2, ys, bytes));
+    CHECK_OK(tm_run_all(res.artifact, res.size, 2, (const void *const *)xs, 0, 2, ys, bytes));
     double ws[B * S * H], wy[B * S * H];
     for (int b = 0; b < B; b++)
       for (int s = 0; s < S; s++)
@@ -416,7 +387,7 @@ TEST(attention_past_mask_causal) {
     const void *xs[3] = {x, mask, past};
     void *ys[2] = {y, present};
     size_t bytes[2] = {sizeof y, sizeof present};
-    CHECK_OK(run_all(&res, 3, xs, 2, ys, bytes));
+    CHECK_OK(tm_run_all(res.artifact, res.size, 3, (const void *const *)xs, 0, 2, ys, bytes));
     uint8_t keep[B * S * T];
     for (int b = 0; b < B; b++)
       for (int s = 0; s < S; s++)
@@ -431,7 +402,7 @@ TEST(attention_past_mask_causal) {
     float y1[B * S * H];
     const void *x1[3] = {x, ones, past};
     void *y1s[2] = {y1, present};
-    CHECK_OK(run_all(&res, 3, x1, 2, y1s, bytes));
+    CHECK_OK(tm_run_all(res.artifact, res.size, 3, (const void *const *)x1, 0, 2, y1s, bytes));
     CHECK(memcmp(y, y1, sizeof y) != 0);
     free(res.artifact);
   }
@@ -463,7 +434,7 @@ TEST(attention_zero_length_past) {
     const void *xs[2] = {x, none};
     void *ys[2] = {y, present};
     size_t bytes[2] = {sizeof y, sizeof present};
-    CHECK_OK(run_all(&res, 2, xs, 2, ys, bytes));
+    CHECK_OK(tm_run_all(res.artifact, res.size, 2, (const void *const *)xs, 0, 2, ys, bytes));
     att_case c = {B, S, H, N, H, H, 0, x, w, NULL, NULL, NULL, 1, -10000, 1 / sqrt(HD)};
     double wy[B * S * H], wp[2 * B * N * S * HD];
     ref_attention(&c, wy, wp);
@@ -503,7 +474,7 @@ TEST(attention_1d_masks) {
       const void *xs[2] = {x, form ? both : ends};
       void *ys[1] = {y};
       size_t bytes[1] = {sizeof y};
-      CHECK_OK(run_all(&res, 2, xs, 1, ys, bytes));
+      CHECK_OK(tm_run_all(res.artifact, res.size, 2, (const void *const *)xs, 0, 1, ys, bytes));
       uint8_t keep[B * S * S];
       for (int b = 0; b < B; b++)
         for (int s = 0; s < S; s++)
@@ -550,7 +521,7 @@ TEST(attention_3d_mask_qkv_sizes_scale_bias) {
     const void *xs[3] = {x, mask, rel};
     void *ys[1] = {y};
     size_t bytes[1] = {sizeof y};
-    CHECK_OK(run_all(&res, 3, xs, 1, ys, bytes));
+    CHECK_OK(tm_run_all(res.artifact, res.size, 3, (const void *const *)xs, 0, 1, ys, bytes));
     /* Computed here: ref_attention has no attention_bias, which is added
      * after the mask. */
     uint8_t keep[B * S * S];

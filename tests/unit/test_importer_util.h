@@ -272,10 +272,12 @@ static wnn_status tm_convert(tm_model *m, const wnn_import_shape *shapes, int nu
   return st;
 }
 
-/* Runs an artifact on float32 inputs (in model input order) and copies output
- * `out` (float32) into y (ycap floats). Returns the status. */
-static wnn_status tm_run(const void *artifact, size_t size, int num_inputs, const float *const *xs,
-                         int out, float *y, size_t ycap) {
+/* Runs an artifact on inputs (in model input order, each read as the input's
+ * declared dtype) and copies outputs first .. first + num_outputs - 1 into
+ * ys[k] (bytes[k] bytes). Returns the status. */
+static inline wnn_status tm_run_all(const void *artifact, size_t size, int num_inputs,
+                                    const void *const *xs, int first, int num_outputs,
+                                    void *const *ys, const size_t *bytes) {
   wnn_model *model = NULL;
   wnn_status st = wnn_model_load(artifact, size, NULL, &model);
   if (st) return st;
@@ -295,10 +297,19 @@ static wnn_status tm_run(const void *artifact, size_t size, int num_inputs, cons
     st = wnn_executor_set_input(ex, i, &t);
   }
   if (!st) st = wnn_executor_run(ex);
-  if (!st) st = wnn_executor_copy_output(ex, out, y, ycap * sizeof(float));
+  for (int k = 0; !st && k < num_outputs; k++)
+    st = wnn_executor_copy_output(ex, first + k, ys[k], bytes[k]);
   wnn_executor_destroy(ex);
   wnn_model_free(model);
   return st;
+}
+
+/* tm_run_all for one float32 output `out` into y (ycap floats). */
+static wnn_status tm_run(const void *artifact, size_t size, int num_inputs, const float *const *xs,
+                         int out, float *y, size_t ycap) {
+  const size_t bytes = ycap * sizeof(float);
+  void *const ys[1] = {y};
+  return tm_run_all(artifact, size, num_inputs, (const void *const *)xs, out, 1, ys, &bytes);
 }
 
 /* A branch graph (for If) of one node op(x) -> out. */
