@@ -54,6 +54,7 @@ struct wnn_builder {
   int *inputs, num_inputs, cap_inputs;
   int *outputs, num_outputs, cap_outputs;
   cJSON *meta; /* name, producer, properties */
+  bool inplace; /* the plan puts some node's output over one of its inputs */
 };
 
 static wnn_status fail(wnn_status status, const char *fmt, ...)
@@ -411,6 +412,36 @@ static wnn_status plan(wnn_builder *b, size_t *arena_bytes) {
   }
   for (int k = 0; k < b->num_outputs; k++) b->values[b->values[b->outputs[k]].root].last = end;
 
+  /* In place (docs/format.md): output 0 of an in-place node without scratch
+   * takes the bytes of an input of its size that dies there. Such values
+   * form groups (chains of in-place nodes), each planned as one block over
+   * the union of its members' lifetimes; group[v] is v's group leader. */
+  int *group = wnn_calloc(&b->alloc, (size_t)b->num_values + 1, sizeof(int), 16);
+  if (!group) return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory planning memory");
+  for (int i = 0; i < b->num_values; i++) group[i] = i;
+  for (int i = 0; i < b->num_nodes; i++) {
+    const bnode *nd = &b->nodes[i];
+    if (!(nd->op->flags & WNN_OP_INPLACE) || nd->scratch_bytes || nd->num_outputs < 1) continue;
+    bvalue *o = &b->values[nd->outputs[0]];
+    if (o->kind != WNN_VALUE_ARENA) continue;
+    for (int k = 0; k < nd->num_inputs; k++) {
+      if (nd->inputs[k] < 0) continue;
+      const int r = b->values[nd->inputs[k]].root;
+      const bvalue *rv = &b->values[r];
+      if (rv->kind != WNN_VALUE_ARENA || rv->last != i || rv->nbytes != o->nbytes || !o->nbytes)
+        continue;
+      group[nd->outputs[0]] = group[r]; /* r's leader: leaders precede their members */
+      b->inplace = true;
+      break;
+    }
+  }
+  for (int i = 0; i < b->num_values; i++) { /* each leader spans its group */
+    bvalue *v = &b->values[i], *lead = &b->values[group[i]];
+    if (group[i] == i) continue;
+    if (v->first < lead->first) lead->first = v->first;
+    if (v->last > lead->last) lead->last = v->last;
+  }
+
   int max_blocks = b->num_values + b->num_nodes;
   wnn_plan_block *blocks = wnn_calloc(&b->alloc, (size_t)max_blocks + 1, sizeof *blocks, 16);
   int *owner = wnn_calloc(&b->alloc, (size_t)max_blocks + 1, sizeof(int), 16);
@@ -422,7 +453,7 @@ static wnn_status plan(wnn_builder *b, size_t *arena_bytes) {
     int n = 0;
     for (int i = 0; i < b->num_values; i++) {
       bvalue *v = &b->values[i];
-      if (v->kind != WNN_VALUE_INPUT && v->kind != WNN_VALUE_ARENA) continue;
+      if ((v->kind != WNN_VALUE_INPUT && v->kind != WNN_VALUE_ARENA) || group[i] != i) continue;
       blocks[n] = (wnn_plan_block){v->nbytes, v->first, v->last, 0};
       owner[n++] = i;
     }
@@ -437,7 +468,10 @@ static wnn_status plan(wnn_builder *b, size_t *arena_bytes) {
       if (owner[k] >= 0) b->values[owner[k]].offset = blocks[k].offset;
       else b->nodes[-1 - owner[k]].scratch_offset = blocks[k].offset;
     }
+    for (int i = 0; !st && i < b->num_values; i++)
+      if (group[i] != i) b->values[i].offset = b->values[group[i]].offset;
   }
+  wnn_free(&b->alloc, group, ((size_t)b->num_values + 1) * sizeof(int), 16);
   wnn_free(&b->alloc, blocks, ((size_t)max_blocks + 1) * sizeof *blocks, 16);
   wnn_free(&b->alloc, owner, ((size_t)max_blocks + 1) * sizeof(int), 16);
   wnn_free(&b->alloc, scratch, (2 * (size_t)max_blocks + 1) * sizeof(int), 16);
@@ -660,8 +694,9 @@ wnn_status wnn_builder_finish(wnn_builder *b, void **data, size_t *size) {
   }
   int guarded = 0;
   for (int i = 0; i < b->num_nodes; i++) guarded |= b->nodes[i].num_guards > 0;
-  if (buf && guarded) { /* a reader that ignored "when" would run untaken branches */
-    wnn_wr64(buf + 24, wnn_rd64(buf + 24) | WNN_FEATURE_GUARDS);
+  uint64_t features = (guarded ? WNN_FEATURE_GUARDS : 0) | (b->inplace ? WNN_FEATURE_INPLACE : 0);
+  if (buf && features) { /* see format.h: why each bit is required */
+    wnn_wr64(buf + 24, wnn_rd64(buf + 24) | features);
     wnn_container_reseal(buf);
   }
   wnn_free(&b->alloc, weights, weights_bytes, 64);

@@ -74,7 +74,12 @@ typedef struct wnn_run_ctx {
 enum {
   /* Output 0 is input 0's bytes under another shape (Reshape, Flatten,
    * Identity): the runtime points it at input 0 and calls no run function. */
-  WNN_OP_ALIAS = 1u << 0
+  WNN_OP_ALIAS = 1u << 0,
+  /* Output 0 may take the exact bytes of an input of its byte size that no
+   * later node reads (docs/format.md, "in place"): each output element comes
+   * from the input elements of the same index (and from broadcast operands),
+   * which are read before it is written, and the op has no scratch. */
+  WNN_OP_INPLACE = 1u << 1
 };
 
 typedef struct wnn_op {

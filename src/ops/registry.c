@@ -56,13 +56,13 @@ static const char *const transpose_attrs[] = {"perm", NULL};
 #define SPEC_conv 0, 2, 3, 1, 1
 #define SPEC_gemm 0, 2, 3, 1, 1
 #define SPEC_matmul 0, 2, 2, 1, 1
-#define SPEC_add 0, 2, 2, 1, 1
-#define SPEC_sub 0, 2, 2, 1, 1
-#define SPEC_mul 0, 2, 2, 1, 1
-#define SPEC_div 0, 2, 2, 1, 1
-#define SPEC_relu 0, 1, 1, 1, 1
-#define SPEC_clip 0, 1, 3, 1, 1
-#define SPEC_sigmoid 0, 1, 1, 1, 1
+#define SPEC_add WNN_OP_INPLACE, 2, 2, 1, 1
+#define SPEC_sub WNN_OP_INPLACE, 2, 2, 1, 1
+#define SPEC_mul WNN_OP_INPLACE, 2, 2, 1, 1
+#define SPEC_div WNN_OP_INPLACE, 2, 2, 1, 1
+#define SPEC_relu WNN_OP_INPLACE, 1, 1, 1, 1
+#define SPEC_clip WNN_OP_INPLACE, 1, 3, 1, 1
+#define SPEC_sigmoid WNN_OP_INPLACE, 1, 1, 1, 1
 /* MaxPool's second output is its optional Indices. */
 #define SPEC_maxpool 0, 1, 1, 1, 2
 #define SPEC_averagepool 0, 1, 1, 1, 1

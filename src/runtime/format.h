@@ -34,8 +34,12 @@ enum { WNN_SECTION_FLAG_REQUIRED = 1u << 0 };
  * EXTERNAL_PARAMS and INTEGER_NAMES. Bit 2, GUARDS: some node carries "when"
  * guards; a reader that ignored them would run both branches of an If. */
 #define WNN_FEATURE_GUARDS (UINT64_C(1) << 2)
+/* Bit 3, INPLACE: the plan puts some node's output over one of its inputs
+ * (docs/format.md); a reader that did not know the rule would reject the plan
+ * as overlapping blocks. */
+#define WNN_FEATURE_INPLACE (UINT64_C(1) << 3)
 /* Feature bits this reader knows. */
-#define WNN_KNOWN_REQUIRED_FEATURES WNN_FEATURE_GUARDS
+#define WNN_KNOWN_REQUIRED_FEATURES (WNN_FEATURE_GUARDS | WNN_FEATURE_INPLACE)
 /* At most this many guards per node ("when"; the If nesting depth). */
 #define WNN_MAX_GUARDS 8
 

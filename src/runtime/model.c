@@ -518,6 +518,24 @@ static wnn_status check_plan(wnn_model *m, const int *producer) {
     if (val->kind == WNN_VALUE_ALIAS && root->last < val->last) root->last = val->last;
   }
   for (int k = 0; k < m->num_outputs; k++) m->values[m->values[m->outputs[k]].root].last = end;
+  /* In place: output 0 of an in-place op without scratch may take exactly
+   * the bytes (same offset, same size) of an input that no later node reads;
+   * that input's life then ends before the node. */
+  for (int i = 0; i < m->num_nodes; i++) {
+    const wnn_node *nd = &m->nodes[i];
+    if (!(nd->op->flags & WNN_OP_INPLACE) || nd->scratch_bytes || nd->num_outputs < 1) continue;
+    const wnn_value *o = &m->values[nd->outputs[0]];
+    if (o->kind != WNN_VALUE_ARENA || !o->nbytes) continue;
+    for (int k = 0; k < nd->num_inputs; k++) {
+      if (nd->inputs[k] < 0) continue;
+      wnn_value *r = &m->values[m->values[nd->inputs[k]].root];
+      if (r->kind == WNN_VALUE_ARENA && r->last == i && r->first < i && r->nbytes == o->nbytes &&
+          r->offset == o->offset) {
+        r->last = i - 1;
+        break;
+      }
+    }
+  }
 
   int nblocks = m->num_values + m->num_nodes;
   wnn_plan_block *blocks = wnn_calloc(&m->allocator, (size_t)nblocks, sizeof *blocks, 8);

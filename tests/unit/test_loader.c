@@ -302,6 +302,46 @@ TEST(plan_overlaps_live_values) {
   expect_edit("\"offset\":64", "\"offset\":16", WNN_ERR_BAD_PLAN, "overlaps");
 }
 
+/* x -> Relu -> a -> NODE2 -> b (a graph output) -> Add(a or b, b) -> c; the
+ * offsets of a, b and c are the %d's. */
+static const char *inplace_graph =
+    "{\"values\":["
+    "{\"name\":\"x\",\"kind\":\"input\",\"dtype\":\"float32\",\"shape\":[2,3],\"offset\":0},"
+    "{\"name\":\"a\",\"kind\":\"arena\",\"dtype\":\"float32\",\"shape\":[2,3],\"offset\":%d},"
+    "{\"name\":\"b\",\"kind\":\"arena\",\"dtype\":\"float32\",\"shape\":[2,3],\"offset\":%d},"
+    "{\"name\":\"c\",\"kind\":\"arena\",\"dtype\":\"float32\",\"shape\":[2,3],\"offset\":%d}],"
+    "\"inputs\":[0],\"outputs\":[2,3],"
+    "\"nodes\":[{\"op\":8,\"inputs\":[0],\"outputs\":[1]},"
+    "{\"op\":%d,\"inputs\":[1],\"outputs\":[2]},"
+    "{\"op\":4,\"inputs\":[%d,2],\"outputs\":[3]}],"
+    "\"arena_bytes\":256}";
+
+TEST(plan_in_place) {
+  /* Sigmoid (in place) writes b over a, which dies there: valid. */
+  struct { int a, b, c, op2, add_in; wnn_status want; const char *needle; } cases[] = {
+      {64, 64, 128, 10, 2, WNN_OK, NULL},
+      /* Only exactly over it, not partly. */
+      {64, 80, 128, 10, 2, WNN_ERR_BAD_PLAN, "overlaps"},
+      /* Not over an input that a later node reads (the Add reads a). */
+      {64, 64, 128, 10, 1, WNN_ERR_BAD_PLAN, "overlaps"},
+      /* Not for an op that is not in-place (Softmax). */
+      {64, 64, 128, 18, 2, WNN_ERR_BAD_PLAN, "overlaps"},
+      /* Not over a graph input: the Relu's output over x. */
+      {0, 64, 128, 10, 2, WNN_ERR_BAD_PLAN, "overlaps"},
+      /* The Add may not write c over b, a graph output. */
+      {64, 64, 64, 10, 2, WNN_ERR_BAD_PLAN, "overlaps"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char json[1024];
+    snprintf(json, sizeof json, inplace_graph, cases[i].a, cases[i].b, cases[i].c, cases[i].op2,
+             cases[i].add_in);
+    size_t size;
+    uint8_t *buf = artifact(json, NULL, 0, &size);
+    expect_load(buf, size, 0, cases[i].want, cases[i].needle);
+    free_artifact(buf, size);
+  }
+}
+
 TEST(plan_outside_arena) {
   expect_edit("\"arena_bytes\":128", "\"arena_bytes\":80", WNN_ERR_BAD_PLAN, "outside the 80-byte arena");
   expect_edit("\"offset\":64", "\"offset\":65", WNN_ERR_BAD_PLAN, "multiple of 16");
@@ -458,6 +498,7 @@ int main(void) {
   RUN(sizes_that_overflow);
   RUN(recorded_shape_lies);
   RUN(plan_overlaps_live_values);
+  RUN(plan_in_place);
   RUN(plan_outside_arena);
   RUN(params_lie_about_weights);
   RUN(graph_structure_errors);
