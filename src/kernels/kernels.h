@@ -67,37 +67,6 @@ typedef void wnn_f32_im2col_tile_ukernel(size_t channels, const float *x, size_t
 typedef void wnn_f32_dwconv_ukernel(size_t channels, const float *x, const float *w,
                                     const float *bias, float *y, const wnn_window2d *win);
 
-/* Direct convolution of an image with few input channels (1 to
- * WNN_CONV_SMALLC_MAX_C; vision models' first layer), group 1, dilation 1,
- * stride_w 1 or 2, kernels up to 16 x 16: output row oy of every
- * output channel,
- *   y[m][oy][ox] = clamp(sum_{c,ky,kx} w[m][c][ky][kx] * x[c][iy][ix] + bias[m])
- * with zeros in the padding, summed from 0 in im2col's k order (c, ky, kx),
- * clamped to [min, max] as the GEMM clamps. x is channels x in_h x in_w, y
- * out_c x out_h x out_w, bias may be NULL; scratch holds
- * wnn_f32_conv_smallc_scratch(channels, win) bytes. */
-enum { WNN_CONV_SMALLC_MAX_C = 4, WNN_CONV_SMALLC_MAX_KH = 16, WNN_CONV_SMALLC_MAX_KW = 16 };
-typedef void wnn_f32_conv_smallc_ukernel(size_t channels, size_t out_c, size_t oy, const float *x,
-                                         const float *w, const float *bias, float *y,
-                                         const wnn_window2d *win, float min, float max,
-                                         float *scratch);
-
-/* Whether that kernel takes this geometry. */
-static inline bool wnn_f32_conv_smallc_applies(size_t channels, const wnn_window2d *w) {
-  return channels >= 1 && channels <= WNN_CONV_SMALLC_MAX_C && w->k_h <= WNN_CONV_SMALLC_MAX_KH &&
-         w->k_w <= WNN_CONV_SMALLC_MAX_KW &&
-         w->dil_h == 1 && w->dil_w == 1 && (w->stride_w == 1 || w->stride_w == 2);
-}
-
-/* Its scratch: the k_h padded input rows of each channel, one per column
- * phase of the stride, each out_w rounded up to 8 plus (k_w - 1) / stride_w
- * + 1 floats, rounded up to 4. */
-static inline size_t wnn_f32_conv_smallc_scratch(size_t channels, const wnn_window2d *w) {
-  const size_t ow8 = (w->out_w + 7) & ~(size_t)7;
-  const size_t len = (ow8 + (w->k_w - 1) / w->stride_w + 1 + 3) & ~(size_t)3;
-  return channels * w->k_h * w->stride_w * len * sizeof(float);
-}
-
 /* Nearest upsampling of a row by an integer factor k >= 1 (Resize):
  * y[i * k + j] = x[i] for i < n, j < k, copied bit for bit. y does not
  * overlap x. */
@@ -177,7 +146,6 @@ typedef void wnn_f32_act_ukernel(size_t rows, size_t n, float *y, size_t y_rs,
 #define WNN_F32_IM2COL(name, isa) wnn_f32_im2col_ukernel name;
 #define WNN_F32_IM2COL_TILE(name, isa) wnn_f32_im2col_tile_ukernel name;
 #define WNN_F32_DWCONV(name, isa) wnn_f32_dwconv_ukernel name;
-#define WNN_F32_CONV_SMALLC(name, isa) wnn_f32_conv_smallc_ukernel name;
 #define WNN_F32_REPEAT(name, isa) wnn_f32_repeat_ukernel name;
 #define WNN_F32_VBINARY(name, isa, op, kind) wnn_f32_vbinary_ukernel name;
 #define WNN_S32_VBINARY(name, isa, op, kind) wnn_s32_vbinary_ukernel name;

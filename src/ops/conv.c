@@ -1,14 +1,11 @@
 /*
- * Conv (ONNX opset 13), float32, NCHW, 1-D and 2-D. Five methods, chosen at
+ * Conv (ONNX opset 13), float32, NCHW, 1-D and 2-D. Four methods, chosen at
  * prepare (choose_method):
  *   Winograd     3x3, stride 1, group 1, on channel counts and planes where it
  *                was measured to win (ops/conv_winograd.h, docs/winograd.md);
  *   depthwise    group == C == M: a direct loop per channel (wnn_f32_dwconv);
  *   direct GEMM  1x1 kernel, stride 1, no pads: each group's input channels
  *                already are the GEMM's B (C/group x H*W), no scratch;
- *   small C      1 to 4 input channels, group 1, dilation 1, stride_w 1 or 2,
- *                in builds that have the kernel (SIMD128): a direct
- *                convolution, row by row (wnn_f32_conv_smallc);
  *   im2col       otherwise: im2col of one tile of output pixels into scratch,
  *                then the GEMM of that tile.
  * Per image and group: Y_g (M/group x OH*OW) = W_g (M/group x K) * B (K x OH*OW)
@@ -110,8 +107,6 @@ static int choose_method(const wnn_conv_params *p) {
     return WNN_CONV_DIRECT_GEMM;
   if (p->spatial == 2 && p->group == 1 && wnn_conv_winograd_applies(w, p->in_c, p->out_c))
     return WNN_CONV_WINOGRAD;
-  if (p->smallc && p->group == 1 && wnn_f32_conv_smallc_applies(p->in_c, w))
-    return WNN_CONV_SMALLC;
   return WNN_CONV_IM2COL;
 }
 
@@ -157,12 +152,11 @@ wnn_status wnn_conv_prepare(wnn_prepare_ctx *ctx) {
   p->in_c = (size_t)x->dims[1];
   p->out_c = (size_t)w->dims[0];
   p->win = wnn_window_to_2d(&spec);
+  p->method = choose_method(p);
   p->kernels = ctx->kernels;
   p->gemm = wnn_select_f32_gemm(ctx->kernels);
   p->im2col_tile = wnn_select_f32_im2col_tile(ctx->kernels);
   p->dwconv = wnn_select_f32_dwconv(ctx->kernels);
-  p->smallc = wnn_select_f32_conv_smallc(ctx->kernels);
-  p->method = choose_method(p);
 
   /* Relu and Clip are the GEMM's clamp (the same comparisons, so the same
    * bits); the depthwise kernel has no clamp, so it takes every activation
@@ -178,20 +172,13 @@ wnn_status wnn_conv_prepare(wnn_prepare_ctx *ctx) {
   const size_t k = (size_t)w->dims[1] * p->win.k_h * p->win.k_w;
   ctx->scratch_bytes = 0;
   p->tile = pixels;
-  if (p->method == WNN_CONV_IM2COL || p->method == WNN_CONV_SMALLC) {
+  if (p->method == WNN_CONV_IM2COL) {
     /* One tile's panel: K rows of `tile` pixels. */
     p->tile = tile_pixels(k, pixels);
     const int64_t col_dims[2] = {(int64_t)k, (int64_t)p->tile};
     const int64_t n = wnn_checked_numel(2, col_dims, sizeof(float));
     if (n < 0) return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: im2col buffer too large", OP);
     ctx->scratch_bytes = (size_t)n * sizeof(float);
-    /* The plan is made once, by whichever build converts the model, and
-     * must serve both methods: a build with the small-channel kernel and
-     * one without it choose differently for the same geometry. */
-    if (p->group == 1 && wnn_f32_conv_smallc_applies(p->in_c, &p->win)) {
-      const size_t rows = wnn_f32_conv_smallc_scratch(p->in_c, &p->win);
-      if (rows > ctx->scratch_bytes) ctx->scratch_bytes = rows;
-    }
   } else if (p->method == WNN_CONV_WINOGRAD) {
     ctx->scratch_bytes = wnn_conv_winograd_scratch_bytes(&p->win, p->in_c, p->out_c);
   } else if (p->method == WNN_CONV_DIRECT_GEMM && p->act) {
@@ -219,18 +206,6 @@ wnn_status wnn_conv_run(const wnn_run_ctx *ctx) {
                   win);
         if (p->act) p->act(1, out_plane, yc, out_plane, &pa->act);
       }
-    return WNN_OK;
-  }
-  if (p->method == WNN_CONV_SMALLC) {
-    /* Row by row, so that the activation finds the row in cache. */
-    for (size_t n = 0; n < p->batch; n++) {
-      float *yn = y + n * p->out_c * out_plane;
-      for (size_t oy = 0; oy < win->out_h; oy++) {
-        p->smallc(p->in_c, p->out_c, oy, x + n * p->in_c * in_plane, w, bias, yn, win,
-                  p->gemm_min, p->gemm_max, ctx->scratch);
-        if (p->act) p->act(p->out_c, win->out_w, yn + oy * win->out_w, out_plane, &pa->act);
-      }
-    }
     return WNN_OK;
   }
   if (p->method == WNN_CONV_WINOGRAD) {

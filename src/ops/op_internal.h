@@ -20,13 +20,7 @@
  * K x tile panel is the op's scratch. act is the fused activation's kernel,
  * NULL when there is none or when it is folded into the GEMM's clamp
  * (gemm_min, gemm_max: Relu and Clip). */
-enum {
-  WNN_CONV_IM2COL = 0,
-  WNN_CONV_DIRECT_GEMM = 1,
-  WNN_CONV_DEPTHWISE = 2,
-  WNN_CONV_WINOGRAD = 3,
-  WNN_CONV_SMALLC = 4
-};
+enum { WNN_CONV_IM2COL = 0, WNN_CONV_DIRECT_GEMM = 1, WNN_CONV_DEPTHWISE = 2, WNN_CONV_WINOGRAD = 3 };
 typedef struct wnn_conv_params {
   int spatial;              /* 1 or 2 */
   int method;               /* WNN_CONV_* */
@@ -38,7 +32,6 @@ typedef struct wnn_conv_params {
   wnn_f32_gemm_ukernel *gemm;
   wnn_f32_im2col_tile_ukernel *im2col_tile;
   wnn_f32_dwconv_ukernel *dwconv;
-  wnn_f32_conv_smallc_ukernel *smallc; /* NULL where the build has none */
   wnn_f32_act_ukernel *act;
   wnn_kernels kernels;      /* as prepared, for methods that select at run time */
 } wnn_conv_params;
@@ -179,7 +172,6 @@ wnn_f32_im2col_ukernel *wnn_select_f32_im2col(wnn_kernels kernels);
 wnn_f32_im2col_tile_ukernel *wnn_select_f32_im2col_tile(wnn_kernels kernels);
 wnn_f32_act_ukernel *wnn_select_f32_act(wnn_kernels kernels);
 wnn_f32_dwconv_ukernel *wnn_select_f32_dwconv(wnn_kernels kernels);
-wnn_f32_conv_smallc_ukernel *wnn_select_f32_conv_smallc(wnn_kernels kernels);
 wnn_f32_repeat_ukernel *wnn_select_f32_repeat(wnn_kernels kernels);
 wnn_f32_vunary_ukernel *wnn_select_f32_vunary(wnn_kernels kernels, int op);
 wnn_f32_pool2d_ukernel *wnn_select_f32_pool2d(wnn_kernels kernels, int op);

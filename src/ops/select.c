@@ -95,16 +95,6 @@ wnn_f32_repeat_ukernel *wnn_select_f32_repeat(wnn_kernels kernels) {
   return NULL;
 }
 
-/* NULL in scalar builds (no scalar row): Conv then uses im2col + GEMM. */
-wnn_f32_conv_smallc_ukernel *wnn_select_f32_conv_smallc(wnn_kernels kernels) {
-  static const struct { wnn_f32_conv_smallc_ukernel *fn; int isa, op, kind; } t[] = {
-#define WNN_F32_CONV_SMALLC(name, isa) ROW(name, isa, 0, 0)
-#include "kernels/kernels.inc"
-  };
-  SELECT(t, kernels, -1, -1);
-  return NULL;
-}
-
 wnn_f32_vunary_ukernel *wnn_select_f32_vunary(wnn_kernels kernels, int op) {
   static const struct { wnn_f32_vunary_ukernel *fn; int isa, op, kind; } t[] = {
 #define WNN_F32_VUNARY(name, isa, op) ROW(name, isa, WNN_UNARY_##op, 0)

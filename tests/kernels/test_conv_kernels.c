@@ -5,11 +5,6 @@
  *     3x3, 5x5, 2x3, strides 1..3, dilations 1 and 2, symmetric and
  *     asymmetric pads; the panel's row stride is np and nothing past it is
  *     written.
- *   conv_smallc (SIMD128 builds): BITWISE equal to the im2col GEMM written
- *     out (from 0 over k in order, + bias, clamp) for 1-4 channels, 1-9
- *     output channels, kernels 1x1 to 7x7, strides 1-3 x 1-2, symmetric and
- *     asymmetric pads, rows of 1-40 pixels; nothing written past y or its
- *     scratch.
  *   act: every activation against its formula (kernels.h) on rows of 0..37
  *     elements at a row stride with a gap the kernel must not touch, with NaN,
  *     infinities and signed zeros among the inputs: exact (NaN as any NaN, 0
@@ -171,89 +166,8 @@ TEST(act_matches_formula) {
   free(x), free(y);
 }
 
-typedef struct smallcrow { const char *name; wnn_f32_conv_smallc_ukernel *fn; } smallcrow;
-static const smallcrow SMALLC[] = {
-#define WNN_F32_CONV_SMALLC(name, isa) WNN_IF_ISA(isa, {#name, name},)
-#include "kernels/kernels.inc"
-    {NULL, NULL}};
-
-/* Every row of every output channel of one geometry against the im2col
- * GEMM written out: from 0 over k in order, one rounded multiply and add per
- * step, + bias, then the clamp; nothing written past y or the scratch. */
-static int smallc_case(const smallcrow *v, size_t c, size_t m, const wnn_window2d *w, float lo,
-                       float hi, bool with_bias) {
-  const size_t k = c * w->k_h * w->k_w, plane = w->out_h * w->out_w;
-  float *x = rand_floats(c * w->in_h * w->in_w), *wt = rand_floats(m * k);
-  float *bias = with_bias ? rand_floats(m) : NULL;
-  const size_t sbytes = wnn_f32_conv_smallc_scratch(c, w), sn = sbytes / sizeof(float);
-  float *y = malloc((m * plane + 4) * sizeof *y), *scratch = malloc(sbytes + 4 * sizeof(float));
-  for (size_t i = 0; i < m * plane + 4; i++) y[i] = 12345.0f;
-  for (size_t i = sn; i < sn + 4; i++) scratch[i] = 12345.0f;
-  for (size_t oy = 0; oy < w->out_h; oy++) v->fn(c, m, oy, x, wt, bias, y, w, lo, hi, scratch);
-  int ok = 1;
-  for (size_t o = 0; o < m && ok; o++)
-    for (size_t p = 0; p < plane && ok; p++) {
-      float acc = 0.0f;
-      for (size_t r = 0; r < k; r++) acc += wt[o * k + r] * col_at(x, r, p, w);
-      float want = acc + (bias ? bias[o] : 0.0f);
-      want = want < lo ? lo : want;
-      want = hi < want ? hi : want;
-      if (memcmp(&want, &y[o * plane + p], sizeof want)) {
-        printf("  %s: y[%zu][%zu] is %.9g, expected %.9g\n", v->name, o, p, y[o * plane + p], want);
-        ok = 0;
-      }
-    }
-  for (size_t i = m * plane; i < m * plane + 4 && ok; i++)
-    if (y[i] != 12345.0f) printf("  %s: wrote past y\n", v->name), ok = 0;
-  for (size_t i = sn; i < sn + 4 && ok; i++)
-    if (scratch[i] != 12345.0f) printf("  %s: wrote past the scratch\n", v->name), ok = 0;
-  free(x), free(wt), free(bias), free(y), free(scratch);
-  return ok;
-}
-
-TEST(conv_smallc_matches_im2col_gemm) {
-  if (!SMALLC[0].fn) {
-    printf("  (no small-channel Conv kernel in this build: SIMD128 only; skipped)\n");
-    return;
-  }
-  static const size_t kernels[][2] = {{1, 1}, {3, 3}, {6, 6}, {7, 7}, {2, 3}, {5, 1}};
-  static const size_t strides[][2] = {{1, 1}, {2, 2}, {3, 2}, {1, 2}};
-  static const size_t pads[][4] = {{0, 0, 0, 0}, {1, 1, 1, 1}, {3, 2, 0, 3}};
-  static const size_t sizes[][2] = {{1, 1}, {5, 9}, {8, 17}, {13, 40}};
-  int cases = 0;
-  for (const smallcrow *v = SMALLC; v->fn; v++)
-    for (size_t c = 1; c <= WNN_CONV_SMALLC_MAX_C; c++)
-      for (size_t kk = 0; kk < COUNT(kernels); kk++)
-        for (size_t ss = 0; ss < COUNT(strides); ss++)
-          for (size_t pp = 0; pp < COUNT(pads); pp++)
-            for (size_t zz = 0; zz < COUNT(sizes); zz++) {
-              wnn_window2d w = {0};
-              w.in_h = sizes[zz][0], w.in_w = sizes[zz][1];
-              w.k_h = kernels[kk][0], w.k_w = kernels[kk][1];
-              w.stride_h = strides[ss][0], w.stride_w = strides[ss][1], w.dil_h = w.dil_w = 1;
-              w.pad_t = pads[pp][0], w.pad_l = pads[pp][1], w.pad_b = pads[pp][2];
-              w.pad_r = pads[pp][3];
-              const size_t ph = w.in_h + w.pad_t + w.pad_b, pw = w.in_w + w.pad_l + w.pad_r;
-              if (ph < w.k_h || pw < w.k_w || !wnn_f32_conv_smallc_applies(c, &w)) continue;
-              w.out_h = (ph - w.k_h) / w.stride_h + 1, w.out_w = (pw - w.k_w) / w.stride_w + 1;
-              const size_t m = 1 + (c * 7 + kk * 3 + zz) % 9; /* 1..9: 4-blocks and tails */
-              const bool clamp = (kk + pp) % 3 == 0;
-              if (!smallc_case(v, c, m, &w, clamp ? -0.25f : -INFINITY, clamp ? 0.5f : INFINITY,
-                               (zz + ss) % 4 != 0)) {
-                printf("  C %zu M %zu in %zux%zu k %zux%zu stride %zux%zu pads %zu,%zu,%zu,%zu\n",
-                       c, m, w.in_h, w.in_w, w.k_h, w.k_w, w.stride_h, w.stride_w, w.pad_t,
-                       w.pad_l, w.pad_b, w.pad_r);
-                CHECK(0);
-                return;
-              }
-              cases++;
-            }
-  CHECK(cases > 500);
-}
-
 int main(void) {
   RUN(im2col_tile_matches_definition);
   RUN(act_matches_formula);
-  RUN(conv_smallc_matches_im2col_gemm);
   return test_summary();
 }
