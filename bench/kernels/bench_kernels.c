@@ -1,6 +1,7 @@
 /*
  * Microbenchmark of every f32 variant of kernels.inc's core families (GEMM,
- * Conv 3x3 as im2col + GEMM, element-wise, depthwise conv, pools, softmax) and
+ * Conv 3x3 as im2col + GEMM, element-wise, depthwise conv, pools, softmax,
+ * layer normalization, 2-D transpose of 4-byte elements) and
  * of the machine's peak mul+add throughput, natively or as a WASI module.
  *
  * Native (scalar variants only):
@@ -206,6 +207,10 @@ static void bench_conv3x3(const char *gemm_name, wnn_f32_gemm_ukernel *gemm,
 
 /* The tile Conv chooses for K rows (src/ops/conv.c: a K x tile panel of at
  * most TILE_BYTES, a multiple of 32 pixels). */
+/* The im2col tile kernel of each instruction set, to pair with its GEMM. */
+#define IM2COL_SCALAR wnn_f32_im2col_tile__scalar
+#define IM2COL_WASMSIMD wnn_f32_im2col_tile__wasmsimd
+
 static size_t conv_tile(size_t k, size_t budget) {
   size_t t = budget / sizeof(float) / k / 32 * 32;
   return t < 32 ? 32 : t;
@@ -314,8 +319,109 @@ static void bench_windows(void) {
   }
 }
 
-/* With an argument, only that part (after the peaks): gemm, conv, elementwise or
- * windows; without, all of them. */
+/* Layer normalization of rows of n (a transformer's hidden sizes; about
+ * 64K elements per call), and 2-D transposes of 4-byte elements as the
+ * Transpose op calls them: one kernel call per plane of (the output's
+ * innermost dim) x (the input's innermost dim). "gather rows" is the loop
+ * Transpose ran before the kernels (each output row gathered at the input's
+ * stride, no tiles). */
+static void gather_rows_transpose(size_t rows, size_t cols, const uint32_t *x, size_t x_stride,
+                                  uint32_t *y, size_t y_stride) {
+  for (size_t j = 0; j < cols; j++)
+    for (size_t i = 0; i < rows; i++) memcpy(y + j * y_stride + i, x + i * x_stride + j, 4);
+}
+
+static void bench_norm_transpose(void) {
+  static const size_t LN_N[] = {64, 768, 4096};
+  for (size_t c = 0; c < sizeof LN_N / sizeof LN_N[0]; c++) {
+    const size_t n = LN_N[c], rows = (65536 + n - 1) / n;
+    float *x = filled(rows * n), *y = filled(rows * n), *scale = filled(n), *bias = filled(n);
+    float mean[1024], inv[1024];
+    char what[64];
+    snprintf(what, sizeof what, "%zu rows x n=%zu", rows, n);
+#define WNN_F32_LAYERNORM(name, isa) WNN_IF_ISA(isa, TIME_CASE(#name, what, rows * n, \
+    "gelem_per_s", name(rows, n, x, scale, bias, y, mean, inv, 1e-5f));)
+#include "kernels/kernels_nn.inc"
+    free(x), free(y), free(scale), free(bias);
+  }
+  /* planes x (rows x cols), x_stride and y_stride, and the planes' offsets. */
+  static const struct {
+    const char *what;
+    size_t planes, rows, cols, xs, ys, x_step, y_step;
+  } TR[] = {
+      {"1x64x56x56 NCHW -> NHWC", 1, 64, 3136, 3136, 64, 0, 0},
+      {"1x56x56x64 NHWC -> NCHW", 1, 3136, 64, 64, 3136, 0, 0},
+      {"4x8x64 [S,N,hd] -> [N,hd,S]", 8, 4, 64, 512, 4, 64, 256},
+      {"8x32x64 K^T [N,S,hd] -> [N,hd,S]", 8, 32, 64, 64, 32, 2048, 2048},
+      {"512x512 2-D", 1, 512, 512, 512, 512, 0, 0},
+  };
+  for (size_t c = 0; c < sizeof TR / sizeof TR[0]; c++) {
+    const size_t count = TR[c].planes * TR[c].rows * TR[c].cols;
+    uint32_t *x = malloc(count * sizeof *x), *y = malloc(count * sizeof *y);
+    for (size_t i = 0; i < count; i++) x[i] = (uint32_t)i * 2654435761u;
+#define TRANSPOSE_CASE(name, isa) WNN_IF_ISA(isa, TIME_CASE(#name, TR[c].what, count,        \
+    "gelem_per_s", for (size_t p_ = 0; p_ < TR[c].planes; p_++)                           \
+      name(TR[c].rows, TR[c].cols, x + p_ * TR[c].x_step, TR[c].xs, y + p_ * TR[c].y_step,   \
+           TR[c].ys));)
+    TRANSPOSE_CASE(gather_rows_transpose, SCALAR)
+#define WNN_X32_TRANSPOSE(name, isa) TRANSPOSE_CASE(name, isa)
+#include "kernels/kernels_tensor.inc"
+#undef TRANSPOSE_CASE
+    free(x), free(y);
+  }
+  /* Resize's nearest 2x upsampling of one 80-pixel row, 96 x 80 rows (the
+   * PP-OCR det neck), as Resize calls the repeat kernel: once per row. */
+  {
+    float *x = filled(96 * 80 * 80), *y = filled(96 * 80 * 80 * 2);
+#define WNN_F32_REPEAT(name, isa) WNN_IF_ISA(isa, TIME_CASE(#name, "2x of 7680 rows of 80", \
+    96 * 80 * 80 * 2, "gelem_per_s",                                                       \
+    for (size_t r_ = 0; r_ < 96 * 80; r_++) name(80, 2, x + r_ * 80, y + r_ * 160));)
+#include "kernels/kernels.inc"
+    free(x), free(y);
+  }
+}
+
+/* The first layers of the benchmark's models (1-3 input channels, K = 25 to
+ * 147): im2col + GEMM as Conv runs them (tiles of at most 256 KiB). GFLOP/s
+ * counts 2 * M * pixels * K. */
+static void bench_first_layers(void) {
+  static const struct { const char *what; size_t c, h, w, m, k, s, pad; } L[] = {
+      {"yolox 3x640x640 -> 16, 6x6 s2", 3, 640, 640, 16, 6, 2, 2},
+      {"resnet 3x224x224 -> 64, 7x7 s2", 3, 224, 224, 64, 7, 2, 3},
+      {"mobilenet 3x224x224 -> 32, 3x3 s2", 3, 224, 224, 32, 3, 2, 1},
+      {"ultraface 3x240x320 -> 16, 3x3 s2", 3, 240, 320, 16, 3, 2, 1},
+      {"mnist 1x28x28 -> 8, 5x5 s1", 1, 28, 28, 8, 5, 1, 2},
+  };
+  for (size_t i = 0; i < sizeof L / sizeof L[0]; i++) {
+    wnn_window2d w = {0};
+    w.in_h = L[i].h, w.in_w = L[i].w, w.k_h = w.k_w = L[i].k;
+    w.stride_h = w.stride_w = L[i].s, w.dil_h = w.dil_w = 1;
+    w.pad_t = w.pad_l = w.pad_b = w.pad_r = L[i].pad;
+    w.out_h = (L[i].h + 2 * L[i].pad - L[i].k) / L[i].s + 1;
+    w.out_w = (L[i].w + 2 * L[i].pad - L[i].k) / L[i].s + 1;
+    const size_t k = L[i].c * L[i].k * L[i].k, pixels = w.out_h * w.out_w, m = L[i].m;
+    const size_t tile = conv_tile(k, 256 * 1024) < pixels ? conv_tile(k, 256 * 1024) : pixels;
+    float *x = filled(L[i].c * L[i].h * L[i].w), *wt = filled(m * k), *bias = filled(m);
+    float *y = filled(m * pixels), *col = filled(k * tile);
+    const wnn_f32_gemm_params gp = {1.0f, 0.0f, -INFINITY, INFINITY};
+    const double flops = 2.0 * (double)m * (double)pixels * (double)k;
+#define SMALLC_IM2COL(gemm, im2col)                                                      \
+    for (size_t p0 = 0; p0 < pixels; p0 += tile) {                                        \
+      const size_t np = pixels - p0 < tile ? pixels - p0 : tile;                           \
+      im2col(L[i].c, x, p0, np, col, &w);                                                  \
+      gemm(m, np, k, wt, k, 1, col, np, 1, bias, y + p0, pixels, &gp);                     \
+    }
+#define WNN_F32_GEMM(name, isa, mr, nr) WNN_IF_ISA(isa, TIME_CASE("im2col+" #name, L[i].what, \
+    flops, "gflops", SMALLC_IM2COL(name, IM2COL_##isa));)
+#include "kernels/kernels.inc"
+#undef SMALLC_IM2COL
+    free(x), free(wt), free(bias), free(y), free(col);
+  }
+}
+
+/* With an argument, only that part (after the peaks): gemm, conv, elementwise,
+ * windows, layout (layernorm, transpose, repeat) or firstconv (im2col + GEMM
+ * on first layers); without, all of them. */
 static bool part(int argc, char **argv, const char *name) {
   return argc < 2 || !strcmp(argv[1], name);
 }
@@ -330,8 +436,6 @@ int main(int argc, char **argv) {
 #include "kernels/kernels.inc"
   }
   /* Each GEMM with the im2col of its instruction set, untiled and tiled. */
-#define IM2COL_SCALAR wnn_f32_im2col_tile__scalar
-#define IM2COL_WASMSIMD wnn_f32_im2col_tile__wasmsimd
   static const struct { size_t c, h, w, m; } CONV[] = {
       {64, 56, 56, 64}, {3, 224, 224, 32}, {128, 28, 28, 128}, {32, 160, 160, 64}};
   static const size_t BUDGET[] = {0, 256 * 1024}; /* untiled, and as Conv tiles */
@@ -344,5 +448,7 @@ int main(int argc, char **argv) {
     }
   if (part(argc, argv, "elementwise")) bench_elementwise();
   if (part(argc, argv, "windows")) bench_windows();
+  if (part(argc, argv, "layout")) bench_norm_transpose();
+  if (part(argc, argv, "firstconv")) bench_first_layers();
   return 0;
 }

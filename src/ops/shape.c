@@ -2,7 +2,8 @@
  * Shape and data-movement ops (ONNX opset 13/14), any element type:
  *   Reshape, Flatten, Identity  aliases: prepare computes the shape, the
  *                               runtime points the output at the input;
- *   Transpose                   a strided copy;
+ *   Transpose                   a strided copy of merged dims (row copies, 2-D
+ *                               transpose kernels for 4-byte elements);
  *   Concat                      block copies along the axis.
  */
 #include <string.h>
@@ -119,9 +120,110 @@ wnn_status wnn_identity_prepare(wnn_prepare_ctx *ctx) {
 
 /* ------------------------------------------------------------ Transpose */
 
+/* Transpose's plan, made at prepare. The output's dims, size-1 dims dropped
+ * and each run of dims that stays adjacent and in order in the input merged
+ * into one, are split into one `body` copy and the `outer` dims an odometer
+ * walks (with each dim's element stride in the input and in the output):
+ *   ROWS    the input's innermost dim stays innermost: each output row is
+ *           n contiguous input elements (memcpy);
+ *   PLANES  4-byte elements whose innermost dim moves: the rows x cols plane
+ *           of the output's innermost dim (rows, x_stride apart in the input)
+ *           and the input's (cols, y_stride apart in the output) goes
+ *           through the x32 transpose kernel (bands of 16 columns; SIMD128
+ *           4 x 4 register blocks): NCHW <-> NHWC, 2-D, attention's K^T;
+ *   GATHER  other element sizes (int64, uint8, bool...) whose innermost
+ *           dim moves: each output row gathers n elements x_stride apart
+ *           (the loop Transpose always ran, now over the merged dims).
+ * It starts with wnn_transpose_params, which the reference reads. */
+enum { TRANSPOSE_ROWS = 0, TRANSPOSE_PLANES = 1, TRANSPOSE_GATHER = 2 };
+typedef struct transpose_plan {
+  wnn_transpose_params base;
+  int mode;                        /* TRANSPOSE_* */
+  int n_outer;
+  size_t outer_count;              /* product of the outer dims; 0: empty tensor */
+  size_t outer_dims[WNN_MAX_DIMS], outer_x[WNN_MAX_DIMS], outer_y[WNN_MAX_DIMS];
+  size_t n, x_stride;              /* ROWS, GATHER: a row of n; PLANES: rows = n */
+  size_t cols, y_stride;           /* PLANES */
+  wnn_x32_transpose_ukernel *x32;
+} transpose_plan;
+WNN_PARAMS_FIT(transpose_plan);
+
+#if defined(__wasm_simd128__)
+#define FN_WASMSIMD(name) name
+#else
+#define FN_WASMSIMD(name) NULL
+#endif
+#define FN_SCALAR(name) name
+enum { ISA_SCALAR = 0, ISA_WASMSIMD = 1 };
+
+/* By the rules of src/ops/select.c: the last row the build and `kernels`
+ * allow. */
+static wnn_x32_transpose_ukernel *select_x32_transpose(wnn_kernels kernels) {
+  static const struct {
+    wnn_x32_transpose_ukernel *fn;
+    int isa;
+  } t[] = {
+#define WNN_X32_TRANSPOSE(name, isa) {FN_##isa(name), ISA_##isa},
+#include "kernels/kernels_tensor.inc"
+  };
+  for (size_t i = sizeof t / sizeof t[0]; i-- > 0;)
+    if (t[i].fn && (t[i].isa == ISA_SCALAR || kernels == WNN_KERNELS_AUTO)) return t[i].fn;
+  return NULL;
+}
+
+static void transpose_plan_make(transpose_plan *p, const wnn_tdesc *x, wnn_kernels kernels) {
+  const int nd_in = p->base.ndim;
+  size_t x_strides[WNN_MAX_DIMS], stride = 1;
+  for (int d = nd_in - 1; d >= 0; d--) x_strides[d] = stride, stride *= (size_t)x->dims[d];
+  const size_t count = stride;
+  /* Merged output dims, outermost first, with their input strides. */
+  size_t dims[WNN_MAX_DIMS], xs[WNN_MAX_DIMS], ys[WNN_MAX_DIMS];
+  int nd = 0;
+  for (int i = 0; i < nd_in; i++) {
+    const size_t n = (size_t)x->dims[p->base.perm[i]], s = x_strides[p->base.perm[i]];
+    if (n == 1) continue;
+    if (nd > 0 && xs[nd - 1] == s * n) {
+      dims[nd - 1] *= n, xs[nd - 1] = s;
+    } else {
+      dims[nd] = n, xs[nd] = s, nd++;
+    }
+  }
+  stride = 1;
+  for (int d = nd - 1; d >= 0; d--) ys[d] = stride, stride *= dims[d];
+
+  p->outer_count = count ? 1 : 0;
+  p->mode = TRANSPOSE_ROWS;
+  p->n = 1;
+  p->x32 = NULL;
+  if (nd == 0 || count == 0) return; /* one element, or none */
+  const int last = nd - 1;
+  int inner = -1; /* the merged dim that is the input's innermost */
+  for (int d = 0; d < nd; d++)
+    if (xs[d] == 1) inner = d;
+  p->n = dims[last];
+  p->x_stride = xs[last];
+  if (xs[last] != 1 && p->base.elem_size == 4 && inner >= 0 &&
+      (p->x32 = select_x32_transpose(kernels)) != NULL) {
+    p->mode = TRANSPOSE_PLANES;
+    p->cols = dims[inner];
+    p->y_stride = ys[inner];
+  } else {
+    p->mode = xs[last] == 1 ? TRANSPOSE_ROWS : TRANSPOSE_GATHER;
+    inner = -1;
+  }
+  for (int d = 0; d < last; d++) {
+    if (d == inner) continue;
+    p->outer_dims[p->n_outer] = dims[d];
+    p->outer_x[p->n_outer] = xs[d];
+    p->outer_y[p->n_outer] = ys[d];
+    p->outer_count *= dims[d];
+    p->n_outer++;
+  }
+}
+
 wnn_status wnn_transpose_prepare(wnn_prepare_ctx *ctx) {
   static const char OP[] = "Transpose";
-  wnn_transpose_params *p = ctx->params;
+  transpose_plan *p = ctx->params;
   const wnn_tdesc *x = &ctx->inputs[0];
   wnn_status st;
   if ((st = expect_any_dtype(ctx, OP, 0, "data"))) return st;
@@ -143,12 +245,14 @@ wnn_status wnn_transpose_prepare(wnn_prepare_ctx *ctx) {
                          "%s: perm is not a permutation of 0..%d (perm[%d] = %lld)", OP, count - 1,
                          i, (long long)perm[i]);
     seen[perm[i]] = true;
-    p->perm[i] = (int)perm[i];
+    p->base.perm[i] = (int)perm[i];
     out[i] = x->dims[perm[i]];
   }
-  p->ndim = count;
-  p->elem_size = wnn_dtype_size(x->dtype);
-  return wnn_set_output(ctx, OP, 0, x->dtype, count, out);
+  p->base.ndim = count;
+  p->base.elem_size = wnn_dtype_size(x->dtype);
+  if ((st = wnn_set_output(ctx, OP, 0, x->dtype, count, out))) return st;
+  transpose_plan_make(p, x, ctx->kernels);
+  return WNN_OK;
 }
 
 /* Copies n elements of `size` bytes from src, `stride` elements apart, to
@@ -167,31 +271,26 @@ static void gather(char *dst, const char *src, size_t n, size_t stride, size_t s
 }
 
 wnn_status wnn_transpose_run(const wnn_run_ctx *ctx) {
-  const wnn_transpose_params *p = ctx->params;
-  const wnn_tensor *x = &ctx->inputs[0];
-  const char *src = x->data;
+  const transpose_plan *p = ctx->params;
+  const char *src = ctx->inputs[0].data;
   char *dst = ctx->outputs[0].data;
-  const size_t size = p->elem_size;
-  if (p->ndim == 0) {
-    memcpy(dst, src, size);
-    return WNN_OK;
-  }
-  /* in_strides[i]: element stride in the input of output dim i. */
-  size_t x_strides[WNN_MAX_DIMS], in_strides[WNN_MAX_DIMS], dims[WNN_MAX_DIMS], stride = 1;
-  for (int d = p->ndim - 1; d >= 0; d--) x_strides[d] = stride, stride *= (size_t)x->dims[d];
-  for (int i = 0; i < p->ndim; i++)
-    in_strides[i] = x_strides[p->perm[i]], dims[i] = (size_t)x->dims[p->perm[i]];
-  const int last = p->ndim - 1;
-  size_t rows = 1, idx[WNN_MAX_DIMS] = {0}, off = 0;
-  for (int i = 0; i < last; i++) rows *= dims[i];
-  if (dims[last] == 0) rows = 0;
-  for (size_t r = 0; r < rows; r++) {
-    gather(dst + r * dims[last] * size, src + off * size, dims[last], in_strides[last], size);
-    for (int i = last - 1; i >= 0; i--) { /* odometer over the output's outer dims */
-      off += in_strides[i];
-      if (++idx[i] < dims[i]) break;
-      off -= in_strides[i] * idx[i];
-      idx[i] = 0;
+  const size_t size = p->base.elem_size;
+  size_t idx[WNN_MAX_DIMS] = {0}, xo = 0, yo = 0;
+  for (size_t t = 0; t < p->outer_count; t++) {
+    const char *s = src + xo * size;
+    char *d = dst + yo * size;
+    if (p->mode == TRANSPOSE_ROWS)
+      memcpy(d, s, p->n * size);
+    else if (p->mode == TRANSPOSE_PLANES)
+      p->x32(p->n, p->cols, (const uint32_t *)(const void *)s, p->x_stride,
+             (uint32_t *)(void *)d, p->y_stride);
+    else
+      gather(d, s, p->n, p->x_stride, size);
+    for (int k = p->n_outer - 1; k >= 0; k--) { /* odometer over the outer dims */
+      xo += p->outer_x[k], yo += p->outer_y[k];
+      if (++idx[k] < p->outer_dims[k]) break;
+      xo -= p->outer_x[k] * idx[k], yo -= p->outer_y[k] * idx[k];
+      idx[k] = 0;
     }
   }
   return WNN_OK;
