@@ -182,12 +182,17 @@ wnn_status wnn_legacy_rewrite(wnn_ir_graph *g, int id) {
       n->inputs[n->num_inputs++] = -1;
       n->inputs[n->num_inputs++] = scale_in;
     }
+  } else if (is(n, "BatchNormalization") && opset >= 14 && attr(n, "training_mode") &&
+             attr(n, "training_mode")->valuedouble != 0) {
+    /* Training mode (opset 14+): batch statistics and the running mean and
+     * variance as outputs 1 and 2; the runtime op computes them. */
   } else if (is(n, "BatchNormalization")) {
     cJSON *spatial = attr(n, "spatial"), *train = attr(n, "training_mode");
     if (spatial && spatial->valuedouble == 0)
       return wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true, "spatial=0 is not supported");
     if (train && train->valuedouble != 0)
-      return wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true, "training_mode=1 is not supported");
+      return wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true,
+                              "training_mode=1 before opset 14 is not supported");
     drop_attr(n, "spatial");
     drop_attr(n, "momentum");
     drop_attr(n, "is_test");

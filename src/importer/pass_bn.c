@@ -26,7 +26,7 @@ wnn_status wnn_pass_bn_fold_node(wnn_ir_graph *g, int id, bool *folded) {
   *folded = false;
   wnn_ir_node *bn = &g->nodes[id];
   if (strcmp(bn->op_type, "BatchNormalization") || bn->num_inputs != 5 || bn->num_outputs != 1 ||
-      bn->inputs[0] < 0)
+      bn->inputs[0] < 0 || num_attr(bn, "training_mode", 0) != 0)
     return WNN_OK;
   int x = bn->inputs[0];
   const wnn_ir_value *xv = &g->values[x];

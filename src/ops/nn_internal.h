@@ -20,6 +20,8 @@
 typedef struct wnn_chnorm_params {
   size_t outer, channels, inner;
   float epsilon;
+  bool training;   /* BatchNormalization: batch statistics, running mean/var out */
+  float momentum;
 } wnn_chnorm_params;
 
 /* LayerNormalization: X is rows x cols, normalizing each row (the dims from

@@ -1,5 +1,6 @@
 /*
- * Normalization ops, float32: BatchNormalization (inference, opset 15),
+ * Normalization ops, float32: BatchNormalization (opset 15, inference and
+ * training mode),
  * InstanceNormalization (opset 6), LayerNormalization (opset 17) and LRN
  * (opset 13). Scale, bias, mean and variance need not be constants: run reads
  * them. Statistics accumulate in float, two passes (mean, then the mean of the
@@ -62,19 +63,49 @@ wnn_status wnn_batchnormalization_prepare(wnn_prepare_ctx *ctx) {
   wnn_chnorm_params *p = ctx->params;
   wnn_status st;
   int64_t training;
-  float momentum;
   if ((st = wnn_attr_int(ctx, "training_mode", 0, &training))) return st;
-  if (training != 0)
-    return wnn_op_fail(ctx, WNN_ERR_UNSUPPORTED,
-                       "%s: training_mode = %lld is not supported, only inference (0)", OP,
-                       (long long)training);
-  if ((st = wnn_attr_float(ctx, "momentum", 0.9f, &momentum))) return st; /* training only */
+  if (training != 0 && training != 1)
+    return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: training_mode = %lld, expected 0 or 1",
+                       OP, (long long)training);
+  p->training = training == 1;
+  if ((st = wnn_attr_float(ctx, "momentum", 0.9f, &p->momentum))) return st;
+  if (!p->training && ctx->num_outputs > 1)
+    return wnn_op_fail(ctx, WNN_ERR_MALFORMED,
+                       "%s: %d outputs; running_mean and running_var (outputs 1 and 2) exist only "
+                       "with training_mode = 1",
+                       OP, ctx->num_outputs);
   if ((st = read_epsilon(ctx, OP, &p->epsilon))) return st;
   if ((st = channel_layout(ctx, OP, 2, &p->outer, &p->channels, &p->inner))) return st;
   for (int i = 1; i < 5; i++)
     if ((st = expect_vector(ctx, OP, i, names[i], (int64_t)p->channels))) return st;
+  if (p->training && p->outer * p->inner == 0 && p->channels)
+    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: training mode needs a batch with elements", OP);
   const wnn_tdesc *x = &ctx->inputs[0];
-  return wnn_set_output(ctx, OP, 0, WNN_DTYPE_F32, x->ndim, x->dims);
+  if ((st = wnn_set_output(ctx, OP, 0, WNN_DTYPE_F32, x->ndim, x->dims))) return st;
+  const int64_t c = (int64_t)p->channels;
+  for (int k = 1; k < ctx->num_outputs; k++)
+    if ((st = wnn_set_output(ctx, OP, k, WNN_DTYPE_F32, 1, &c))) return st;
+  return WNN_OK;
+}
+
+/* Training mode: the channel's mean and (population) variance over the batch
+ * and spatial elements, two passes. */
+static void batch_stats(const wnn_chnorm_params *p, const float *x, size_t c, float *mean,
+                        float *var) {
+  const size_t count = p->outer * p->inner;
+  float sum = 0.0f;
+  for (size_t n = 0; n < p->outer; n++) {
+    const float *xc = x + (n * p->channels + c) * p->inner;
+    for (size_t i = 0; i < p->inner; i++) sum += xc[i];
+  }
+  const float m = sum / (float)count;
+  float sq = 0.0f;
+  for (size_t n = 0; n < p->outer; n++) {
+    const float *xc = x + (n * p->channels + c) * p->inner;
+    for (size_t i = 0; i < p->inner; i++) sq += (xc[i] - m) * (xc[i] - m);
+  }
+  *mean = m;
+  *var = sq / (float)count;
 }
 
 wnn_status wnn_batchnormalization_run(const wnn_run_ctx *ctx) {
@@ -82,10 +113,19 @@ wnn_status wnn_batchnormalization_run(const wnn_run_ctx *ctx) {
   const float *x = ctx->inputs[0].data, *scale = ctx->inputs[1].data, *b = ctx->inputs[2].data;
   const float *mean = ctx->inputs[3].data, *var = ctx->inputs[4].data;
   float *y = ctx->outputs[0].data;
+  float *run_mean = ctx->num_outputs > 1 ? ctx->outputs[1].data : NULL;
+  float *run_var = ctx->num_outputs > 2 ? ctx->outputs[2].data : NULL;
   for (size_t c = 0; c < p->channels; c++) {
+    float m = mean[c], v = var[c];
+    if (p->training) {
+      batch_stats(p, x, c, &m, &v);
+      /* The running statistics: input * momentum + batch * (1 - momentum). */
+      if (run_mean) run_mean[c] = mean[c] * p->momentum + m * (1.0f - p->momentum);
+      if (run_var) run_var[c] = var[c] * p->momentum + v * (1.0f - p->momentum);
+    }
     /* y = (x - mean) * scale / sqrt(var + eps) + b = x * a + (b - mean * a) */
-    const float a = scale[c] / sqrtf(var[c] + p->epsilon);
-    const float shift = b[c] - mean[c] * a;
+    const float a = scale[c] / sqrtf(v + p->epsilon);
+    const float shift = b[c] - m * a;
     for (size_t n = 0; n < p->outer; n++) {
       const size_t off = (n * p->channels + c) * p->inner;
       for (size_t i = 0; i < p->inner; i++) y[off + i] = x[off + i] * a + shift;

@@ -49,7 +49,7 @@ static const char *const gru_attrs[] = {"activation_alpha", "activation_beta", "
                                         "layout", "linear_before_reset", NULL};
 
 /* flags, min_inputs, max_inputs, min_outputs, max_outputs */
-#define SPEC_batchnormalization 0, 5, 5, 1, 1
+#define SPEC_batchnormalization 0, 5, 5, 1, 3
 #define SPEC_instancenormalization 0, 3, 3, 1, 1
 #define SPEC_layernormalization 0, 2, 3, 1, 3
 #define SPEC_lrn 0, 1, 1, 1, 1

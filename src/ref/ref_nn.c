@@ -22,14 +22,30 @@ wnn_status wnn_ref_batchnormalization(const wnn_run_ctx *ctx) {
   const float *mean = ctx->inputs[3].data, *var = ctx->inputs[4].data;
   float *y = ctx->outputs[0].data;
   const int64_t n = xt->dims[0], c = xt->dims[1], inner = span(xt, 2, xt->ndim);
-  for (int64_t i = 0; i < n; i++)
-    for (int64_t ch = 0; ch < c; ch++)
+  for (int64_t ch = 0; ch < c; ch++) {
+    double m = mean[ch], v = var[ch];
+    if (p->training) { /* batch statistics, in double */
+      double sum = 0.0, sq = 0.0;
+      for (int64_t i = 0; i < n; i++)
+        for (int64_t k = 0; k < inner; k++) sum += x[(i * c + ch) * inner + k];
+      m = sum / (double)(n * inner);
+      for (int64_t i = 0; i < n; i++)
+        for (int64_t k = 0; k < inner; k++) {
+          const double d = x[(i * c + ch) * inner + k] - m;
+          sq += d * d;
+        }
+      v = sq / (double)(n * inner);
+      if (ctx->num_outputs > 1)
+        ((float *)ctx->outputs[1].data)[ch] = (float)(mean[ch] * p->momentum + m * (1.0 - p->momentum));
+      if (ctx->num_outputs > 2)
+        ((float *)ctx->outputs[2].data)[ch] = (float)(var[ch] * p->momentum + v * (1.0 - p->momentum));
+    }
+    for (int64_t i = 0; i < n; i++)
       for (int64_t k = 0; k < inner; k++) {
         const int64_t at = (i * c + ch) * inner + k;
-        y[at] =
-            (float)(((double)x[at] - mean[ch]) / sqrt((double)var[ch] + p->epsilon) * scale[ch] +
-                    b[ch]);
+        y[at] = (float)(((double)x[at] - m) / sqrt(v + p->epsilon) * scale[ch] + b[ch]);
       }
+  }
   return WNN_OK;
 }
 

@@ -1,6 +1,8 @@
 /* BatchNormalization, InstanceNormalization, LayerNormalization, LRN and
  * GlobalMaxPool: run vs reference on random inputs (statistics in float vs
  * double: rtol 1e-4, atol 1e-5), hand-computed values, and rejections. */
+#include <math.h>
+
 #include "op_harness.h"
 #include "kernels/kernels.h"
 
@@ -52,6 +54,41 @@ TEST(batchnorm_vs_reference) {
     wnn_tdesc in[5] = {td(WNN_DTYPE_F32, rank, dims), vec(5), vec(5), vec(5), positive_vec(5)};
     CHECK(check_outputs("BatchNormalization", NULL, 5, in, 1));
     CHECK(check_outputs("BatchNormalization", "{\"epsilon\":0.01,\"momentum\":0.5}", 5, in, 1));
+  }
+}
+
+TEST(batchnorm_training_vs_reference) {
+  /* Batch statistics, and running mean and variance out (1, 2 or 3 outputs). */
+  for (int rank = 2; rank <= 5; rank++) {
+    const int64_t dims[5] = {2, 5, 3, 4, 2};
+    wnn_tdesc in[5] = {td(WNN_DTYPE_F32, rank, dims), vec(5), vec(5), vec(5), positive_vec(5)};
+    for (int outs = 1; outs <= 3; outs++) {
+      CHECK(check_outputs("BatchNormalization", "{\"training_mode\":1}", 5, in, outs));
+      CHECK(check_outputs("BatchNormalization",
+                          "{\"training_mode\":1,\"epsilon\":0.01,\"momentum\":0.25}", 5, in,
+                          outs));
+    }
+  }
+}
+
+TEST(batchnorm_training_hand_computed) {
+  /* N = 2, C = 1, 2 elements each: x = 1, 3 | 5, 7: mean 4, variance
+   * (9 + 1 + 1 + 9) / 4 = 5; y = (x - 4) / sqrt(5 + 0) * 2 + 1; running
+   * mean 0 * 0.5 + 4 * 0.5 = 2, running var 1 * 0.5 + 5 * 0.5 = 3. */
+  float x[4] = {1, 3, 5, 7}, scale[1] = {2}, b[1] = {1}, mean[1] = {0}, var[1] = {1};
+  void *in[5] = {x, scale, b, mean, var};
+  const wnn_tdesc d[5] = {TD(WNN_DTYPE_F32, 2, 1, 2), vec(1), vec(1), vec(1), vec(1)};
+  op_case c;
+  CHECK_OK(op_prepare(&c, "BatchNormalization",
+                      "{\"training_mode\":1,\"epsilon\":0,\"momentum\":0.5}", 5, d, 3));
+  const float r5 = 1.0f / sqrtf(5.0f);
+  const float want[4] = {-3 * r5 * 2 + 1, -1 * r5 * 2 + 1, 1 * r5 * 2 + 1, 3 * r5 * 2 + 1};
+  for (int f = 0; f < 2; f++) {
+    void *out[3];
+    CHECK_OK(op_exec(&c, f ? c.op->reference : c.op->run, in, out));
+    CHECK(test_allclose(out[0], want, 4, 1e-6f, 1e-6f));
+    CHECK(fabsf(((float *)out[1])[0] - 2.0f) < 1e-6f && fabsf(((float *)out[2])[0] - 3.0f) < 1e-6f);
+    for (int k = 0; k < 3; k++) free(out[k]);
   }
 }
 
@@ -194,9 +231,11 @@ TEST(globalmaxpool) {
 
 TEST(rejects) {
   wnn_tdesc bn[5] = {TD(WNN_DTYPE_F32, 1, 3, 4), vec(3), vec(3), vec(3), vec(3)};
-  CHECK(op_fails("BatchNormalization", "{\"training_mode\":1}", 5, bn, 1, WNN_ERR_UNSUPPORTED,
+  CHECK(op_fails("BatchNormalization", "{\"training_mode\":2}", 5, bn, 1, WNN_ERR_BAD_ATTRIBUTE,
+                 "training_mode = 2"));
+  CHECK(op_fails("BatchNormalization", NULL, 5, bn, 3, WNN_ERR_MALFORMED,
+                 "3 outputs; running_mean and running_var (outputs 1 and 2) exist only with "
                  "training_mode = 1"));
-  CHECK(op_fails("BatchNormalization", NULL, 5, bn, 3, WNN_ERR_MALFORMED, "3 outputs"));
   CHECK(op_fails("BatchNormalization", "{\"epsilon\":-1}", 5, bn, 1, WNN_ERR_BAD_ATTRIBUTE,
                  "epsilon"));
   bn[4] = vec(4);
@@ -235,6 +274,8 @@ TEST(rejects) {
 
 int main(void) {
   RUN(batchnorm_vs_reference);
+  RUN(batchnorm_training_vs_reference);
+  RUN(batchnorm_training_hand_computed);
   RUN(batchnorm_hand_computed);
   RUN(instancenorm);
   RUN(layernorm_vs_reference);
