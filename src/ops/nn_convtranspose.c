@@ -1,6 +1,7 @@
 /*
- * ConvTranspose (ONNX opset 11), float32, NCHW, 1-D and 2-D (1-D runs as 2-D
- * of height 1). X is N x C x H x W, W is C x M/group x kH x kW, B is [M].
+ * ConvTranspose (ONNX opset 11), float32, NCHW, 1-D, 2-D and 3-D (1-D runs as
+ * 2-D of height 1). X is N x C x H x W, W is C x M/group x kH x kW, B is [M]
+ * (with a depth dim first in 3-D).
  *
  * Every input pixel scatters its kernel-sized patch into the output: output
  * pixel oy = iy * stride - pad_begin + ky * dilation. Per image and group,
@@ -17,7 +18,8 @@
  *   SAME_UPPER/LOWER     out = in * stride, pads split the same way;
  *   VALID                out = full;
  *   NOTSET               out = full - pad_begin - pad_end (pads attribute).
- * Output pixels no input reaches hold the bias.
+ * Output pixels no input reaches hold the bias. 3-D (rare: no model here has
+ * one) scatters with a direct loop instead of the GEMM.
  */
 #include <math.h>
 
@@ -33,13 +35,8 @@ static wnn_status check_inputs(wnn_prepare_ctx *ctx, int64_t group) {
   if ((st = wnn_expect_dtype(ctx, OP, 0, "X", WNN_DTYPE_F32))) return st;
   if ((st = wnn_expect_dtype(ctx, OP, 1, "W", WNN_DTYPE_F32))) return st;
   if (wnn_has_input(ctx, 2) && (st = wnn_expect_dtype(ctx, OP, 2, "B", WNN_DTYPE_F32))) return st;
-  if (x->ndim == 5)
-    return wnn_op_fail(ctx, WNN_ERR_UNSUPPORTED,
-                       "%s: 3-D transposed convolution (5-D input X) "
-                       "is not supported, only 1-D and 2-D",
-                       OP);
-  if (x->ndim != 3 && x->ndim != 4)
-    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input 0 (X) has %d dims, expected 3 or 4", OP,
+  if (x->ndim < 3 || x->ndim > 5)
+    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input 0 (X) has %d dims, expected 3, 4 or 5", OP,
                        x->ndim);
   if ((st = wnn_expect_ndim(ctx, OP, 1, "W", x->ndim))) return st;
   for (int i = 0; i < 2; i++)
@@ -76,7 +73,7 @@ wnn_status wnn_convtranspose_prepare(wnn_prepare_ctx *ctx) {
   const wnn_tdesc *x = &ctx->inputs[0], *w = &ctx->inputs[1];
   const int n = x->ndim - 2;
 
-  int64_t kernel[2], ks[2], stride[2], dil[2], pads[4], outpad[2], outshape[2];
+  int64_t kernel[3], ks[3], stride[3], dil[3], pads[6], outpad[3], outshape[3];
   bool has_ks, has_pads, has_outshape;
   int pad_mode = WNN_PAD_NOTSET;
   for (int d = 0; d < n; d++) kernel[d] = w->dims[2 + d];
@@ -103,7 +100,7 @@ wnn_status wnn_convtranspose_prepare(wnn_prepare_ctx *ctx) {
                          "the dilation %lld",
                          OP, d, (long long)outpad[d], (long long)stride[d], (long long)dil[d]);
 
-  int64_t out[2], pad_begin[2];
+  int64_t out[3], pad_begin[3];
   for (int d = 0; d < n; d++) {
     const int64_t in = x->dims[2 + d];
     const int64_t full = stride[d] * (in - 1) + outpad[d] + (kernel[d] - 1) * dil[d] + 1;
@@ -126,26 +123,34 @@ wnn_status wnn_convtranspose_prepare(wnn_prepare_ctx *ctx) {
                          (long long)out[d]);
   }
   const int64_t m = w->dims[1] * group;
-  const int64_t out_dims[4] = {x->dims[0], m, out[0], out[1]};
+  const int64_t out_dims[5] = {x->dims[0], m, out[0], out[1], out[2]};
   if ((st = wnn_set_output(ctx, OP, 0, WNN_DTYPE_F32, x->ndim, out_dims))) return st;
 
-  const bool two_d = n == 2;
+  const bool two_d = n >= 2;
+  const int hd = n - 2; /* the height's index among the spatial dims (2-D, 3-D) */
   p->spatial = n;
   p->batch = (size_t)x->dims[0];
   p->in_c = (size_t)x->dims[1];
   p->out_c = (size_t)m;
   p->group = (size_t)group;
-  p->in_h = two_d ? (size_t)x->dims[2] : 1;
+  p->in_h = two_d ? (size_t)x->dims[2 + hd] : 1;
   p->in_w = (size_t)x->dims[x->ndim - 1];
-  p->out_h = two_d ? (size_t)out[0] : 1;
+  p->out_h = two_d ? (size_t)out[hd] : 1;
   p->out_w = (size_t)out[n - 1];
-  p->k_h = two_d ? (size_t)kernel[0] : 1;
+  p->k_h = two_d ? (size_t)kernel[hd] : 1;
   p->k_w = (size_t)kernel[n - 1];
-  p->stride_h = two_d ? (size_t)stride[0] : 1;
+  p->stride_h = two_d ? (size_t)stride[hd] : 1;
   p->stride_w = (size_t)stride[n - 1];
-  p->dil_h = two_d ? (size_t)dil[0] : 1;
+  p->dil_h = two_d ? (size_t)dil[hd] : 1;
   p->dil_w = (size_t)dil[n - 1];
-  p->pad_t = two_d ? pad_begin[0] : 0;
+  p->pad_t = two_d ? pad_begin[hd] : 0;
+  /* Depth (3-D only; 1 and 0 otherwise). */
+  p->in_d = n == 3 ? (size_t)x->dims[2] : 1;
+  p->out_d = n == 3 ? (size_t)out[0] : 1;
+  p->k_d = n == 3 ? (size_t)kernel[0] : 1;
+  p->stride_d = n == 3 ? (size_t)stride[0] : 1;
+  p->dil_d = n == 3 ? (size_t)dil[0] : 1;
+  p->pad_f = n == 3 ? pad_begin[0] : 0;
   p->pad_l = pad_begin[n - 1];
   p->gemm = wnn_select_f32_gemm(ctx->kernels);
   p->col2im = wnn_nn_select_f32_col2im(ctx->kernels);
@@ -162,6 +167,10 @@ wnn_status wnn_convtranspose_prepare(wnn_prepare_ctx *ctx) {
                               .pad_t = (size_t)p->pad_t,
                               .pad_l = (size_t)p->pad_l};
 
+  if (n == 3) { /* the direct loop needs no scratch */
+    ctx->scratch_bytes = 0;
+    return WNN_OK;
+  }
   /* One group's col matrix: M/group * kH * kW rows of H * W. */
   const int64_t col_dims[3] = {w->dims[1], (int64_t)(p->k_h * p->k_w),
                                (int64_t)(p->in_h * p->in_w)};
@@ -171,8 +180,53 @@ wnn_status wnn_convtranspose_prepare(wnn_prepare_ctx *ctx) {
   return WNN_OK;
 }
 
+/* 3-D: every input element scatters its kernel-sized patch, directly. */
+static void convtranspose_3d(const wnn_convtranspose_params *p, const float *x, const float *w,
+                             const float *bias, float *y) {
+  const size_t cg = p->in_c / p->group, mg = p->out_c / p->group;
+  const size_t in_vol = p->in_d * p->in_h * p->in_w, out_vol = p->out_d * p->out_h * p->out_w;
+  const size_t taps = p->k_d * p->k_h * p->k_w;
+  for (size_t n = 0; n < p->batch; n++) {
+    float *yn = y + n * p->out_c * out_vol;
+    for (size_t m = 0; m < p->out_c; m++)
+      for (size_t i = 0; i < out_vol; i++) yn[m * out_vol + i] = bias ? bias[m] : 0.0f;
+    for (size_t c = 0; c < p->in_c; c++) {
+      const size_t g = c / cg;
+      const float *xc = x + (n * p->in_c + c) * in_vol;
+      for (size_t id = 0; id < p->in_d; id++)
+        for (size_t ih = 0; ih < p->in_h; ih++)
+          for (size_t iw = 0; iw < p->in_w; iw++) {
+            const float xv = xc[(id * p->in_h + ih) * p->in_w + iw];
+            for (size_t mo = 0; mo < mg; mo++) {
+              const float *wk = w + (c * mg + mo) * taps;
+              float *ym = yn + (g * mg + mo) * out_vol;
+              for (size_t kd = 0; kd < p->k_d; kd++) {
+                const int64_t od = (int64_t)(id * p->stride_d + kd * p->dil_d) - p->pad_f;
+                if (od < 0 || od >= (int64_t)p->out_d) continue;
+                for (size_t kh = 0; kh < p->k_h; kh++) {
+                  const int64_t oh = (int64_t)(ih * p->stride_h + kh * p->dil_h) - p->pad_t;
+                  if (oh < 0 || oh >= (int64_t)p->out_h) continue;
+                  for (size_t kw = 0; kw < p->k_w; kw++) {
+                    const int64_t ow = (int64_t)(iw * p->stride_w + kw * p->dil_w) - p->pad_l;
+                    if (ow < 0 || ow >= (int64_t)p->out_w) continue;
+                    ym[((size_t)od * p->out_h + (size_t)oh) * p->out_w + (size_t)ow] +=
+                        xv * wk[(kd * p->k_h + kh) * p->k_w + kw];
+                  }
+                }
+              }
+            }
+          }
+    }
+  }
+}
+
 wnn_status wnn_convtranspose_run(const wnn_run_ctx *ctx) {
   const wnn_convtranspose_params *p = ctx->params;
+  if (p->spatial == 3) {
+    convtranspose_3d(p, ctx->inputs[0].data, ctx->inputs[1].data,
+                     ctx->num_inputs > 2 ? ctx->inputs[2].data : NULL, ctx->outputs[0].data);
+    return WNN_OK;
+  }
   const float *x = ctx->inputs[0].data, *w = ctx->inputs[1].data;
   const float *bias = ctx->num_inputs > 2 ? ctx->inputs[2].data : NULL;
   float *y = ctx->outputs[0].data;

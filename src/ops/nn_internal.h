@@ -57,6 +57,8 @@ typedef struct wnn_convtranspose_params {
   size_t in_h, in_w, out_h, out_w;
   size_t k_h, k_w, stride_h, stride_w, dil_h, dil_w;
   int64_t pad_t, pad_l;
+  size_t in_d, out_d, k_d, stride_d, dil_d; /* 3-D: the depth; 1 otherwise */
+  int64_t pad_f;
   wnn_window2d col_win;      /* col2im's view: Y planes as its in_h x in_w */
   wnn_f32_gemm_ukernel *gemm;
   wnn_f32_col2im_ukernel *col2im;

@@ -1,4 +1,5 @@
-/* ConvTranspose: GEMM + col2im vs the scatter reference over geometries,
+/* ConvTranspose: GEMM + col2im (1-D, 2-D) and the direct 3-D loop vs the
+ * scatter reference over geometries,
  * hand-computed outputs, output-shape rules, rejections. Sums of a few dozen
  * products in different orders: rtol 1e-5, atol 1e-5. */
 #include "op_harness.h"
@@ -51,6 +52,31 @@ TEST(geometries_1d) {
   CHECK(ct("{\"strides\":[2],\"dilations\":[3],\"output_padding\":[1]}", x,
            TD(WNN_DTYPE_F32, 3, 2, 3), 0));
   CHECK(ct("{\"group\":3,\"strides\":[2]}", x, TD(WNN_DTYPE_F32, 3, 1, 3), 3));
+}
+
+TEST(geometries_3d) {
+  const wnn_tdesc x = TD(WNN_DTYPE_F32, 2, 4, 3, 4, 5);
+  const wnn_tdesc w = TD(WNN_DTYPE_F32, 4, 2, 3, 2, 3);
+  CHECK(ct(NULL, x, w, 2));
+  CHECK(ct("{\"strides\":[2,1,2],\"pads\":[1,0,1,0,1,2]}", x, w, 0));
+  CHECK(ct("{\"strides\":[2,2,2],\"output_padding\":[1,0,1],\"dilations\":[1,2,1]}", x, w, 2));
+  CHECK(ct("{\"group\":2,\"auto_pad\":\"SAME_UPPER\",\"strides\":[2,2,2]}", x,
+           TD(WNN_DTYPE_F32, 4, 1, 2, 2, 2), 2));
+  int64_t dims[5];
+  out_dims("{\"strides\":[2,1,3]}", x, w, dims);
+  /* full = stride * (in - 1) + kernel: 2*2+3, 1*3+2, 3*4+3 */
+  CHECK(dims[0] == 2 && dims[1] == 2 && dims[2] == 7 && dims[3] == 5 && dims[4] == 15);
+}
+
+TEST(hand_computed_3d) {
+  /* Depth only: x = [1, 2] (d = 2, 1x1 planes), w = [3, 4] (kd = 2), b = 0.5:
+   * y = [1*3, 1*4 + 2*3, 2*4] + 0.5 = [3.5, 10.5, 8.5]. */
+  float x[2] = {1, 2}, w[2] = {3, 4}, b[1] = {0.5f};
+  void *in[3] = {x, w, b};
+  const wnn_tdesc d[3] = {TD(WNN_DTYPE_F32, 1, 1, 2, 1, 1), TD(WNN_DTYPE_F32, 1, 1, 2, 1, 1),
+                          TD(WNN_DTYPE_F32, 1)};
+  const float want[3] = {3.5f, 10.5f, 8.5f};
+  CHECK(op_expect("ConvTranspose", NULL, 3, d, in, want, 3, 0));
 }
 
 TEST(hand_computed) {
@@ -168,8 +194,8 @@ TEST(rejects) {
   CHECK(op_fails("ConvTranspose", NULL, 2, in, 1, WNN_ERR_SHAPE, "has 3 input channels"));
   in[1] = TD(WNN_DTYPE_F32, 4, 2, 3);
   CHECK(op_fails("ConvTranspose", NULL, 2, in, 1, WNN_ERR_SHAPE, "input 1 (W)"));
-  in[0] = TD(WNN_DTYPE_F32, 1, 4, 5, 5, 5), in[1] = TD(WNN_DTYPE_F32, 4, 2, 3, 3, 3);
-  CHECK(op_fails("ConvTranspose", NULL, 2, in, 1, WNN_ERR_UNSUPPORTED, "3-D"));
+  in[0] = TD(WNN_DTYPE_F32, 1, 4, 5, 5, 5, 5), in[1] = TD(WNN_DTYPE_F32, 4, 2, 3, 3, 3, 3);
+  CHECK(op_fails("ConvTranspose", NULL, 2, in, 1, WNN_ERR_SHAPE, "has 6 dims, expected 3, 4 or 5"));
   in[0] = TD(WNN_DTYPE_I32, 1, 4, 5, 5);
   CHECK(op_fails("ConvTranspose", NULL, 2, in, 1, WNN_ERR_DTYPE, "int32"));
 }
@@ -177,6 +203,8 @@ TEST(rejects) {
 int main(void) {
   RUN(geometries_2d);
   RUN(geometries_1d);
+  RUN(geometries_3d);
+  RUN(hand_computed_3d);
   RUN(hand_computed);
   RUN(output_shapes);
   RUN(col2im_is_im2col_adjoint);
