@@ -50,40 +50,6 @@ wnn_status wnn_nn_auto_pad(wnn_prepare_ctx *ctx, const char *op, int *mode) {
   return WNN_OK;
 }
 
-#if defined(__wasm_simd128__)
-#define FN_WASMSIMD(name) name
-#else
-#define FN_WASMSIMD(name) NULL
-#endif
-#define FN_SCALAR(name) name
-enum { ISA_SCALAR = 0, ISA_WASMSIMD = 1 };
-
-wnn_f32_col2im_ukernel *wnn_nn_select_f32_col2im(wnn_kernels kernels) {
-  static const struct {
-    wnn_f32_col2im_ukernel *fn;
-    int isa;
-  } t[] = {
-#define WNN_F32_COL2IM(name, isa) {FN_##isa(name), ISA_##isa},
-#include "kernels/kernels_nn.inc"
-  };
-  for (size_t i = sizeof t / sizeof t[0]; i-- > 0;)
-    if (t[i].fn && (t[i].isa == ISA_SCALAR || kernels == WNN_KERNELS_AUTO)) return t[i].fn;
-  return NULL;
-}
-
-wnn_f32_layernorm_ukernel *wnn_nn_select_f32_layernorm(wnn_kernels kernels) {
-  static const struct {
-    wnn_f32_layernorm_ukernel *fn;
-    int isa;
-  } t[] = {
-#define WNN_F32_LAYERNORM(name, isa) {FN_##isa(name), ISA_##isa},
-#include "kernels/kernels_nn.inc"
-  };
-  for (size_t i = sizeof t / sizeof t[0]; i-- > 0;)
-    if (t[i].fn && (t[i].isa == ISA_SCALAR || kernels == WNN_KERNELS_AUTO)) return t[i].fn;
-  return NULL;
-}
-
 /* Input i, when present, must be float32 of the given shape. */
 wnn_status wnn_nn_expect_f32_shape(wnn_prepare_ctx *ctx, const char *op, int i, const char *name,
                                    int ndim, const int64_t *dims) {

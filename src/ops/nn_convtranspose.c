@@ -153,7 +153,7 @@ wnn_status wnn_convtranspose_prepare(wnn_prepare_ctx *ctx) {
   p->pad_f = n == 3 ? pad_begin[0] : 0;
   p->pad_l = pad_begin[n - 1];
   p->gemm = wnn_select_f32_gemm(ctx->kernels);
-  p->col2im = wnn_nn_select_f32_col2im(ctx->kernels);
+  p->col2im = wnn_select_f32_col2im(ctx->kernels);
   p->col_win = (wnn_window2d){.in_h = p->out_h,
                               .in_w = p->out_w,
                               .out_h = p->in_h,

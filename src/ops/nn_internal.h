@@ -135,8 +135,6 @@ wnn_status wnn_nn_auto_pad(wnn_prepare_ctx *ctx, const char *op, int *mode);
 wnn_status wnn_nn_expect_f32_shape(wnn_prepare_ctx *ctx, const char *op, int i, const char *name,
                                    int ndim, const int64_t *dims);
 /* The fastest col2im variant that the build and `kernels` allow. */
-wnn_f32_col2im_ukernel *wnn_nn_select_f32_col2im(wnn_kernels kernels);
-wnn_f32_layernorm_ukernel *wnn_nn_select_f32_layernorm(wnn_kernels kernels);
 
 /* GridSample, 2-D: X is n x c x h x w, grid n x out_h x out_w x 2 (x, y in
  * [-1, 1]). */

@@ -241,7 +241,7 @@ wnn_status wnn_layernormalization_prepare(wnn_prepare_ctx *ctx) {
   p->b_full = false;
   if (wnn_has_input(ctx, 2) && (st = layernorm_operand(ctx, OP, 2, "B", p->b_strides, &p->b_full)))
     return st;
-  p->rows_fn = wnn_nn_select_f32_layernorm(ctx->kernels);
+  p->rows_fn = wnn_select_f32_layernorm(ctx->kernels);
   if ((st = wnn_set_output(ctx, OP, 0, WNN_DTYPE_F32, x->ndim, x->dims))) return st;
   /* Mean and InvStdDev: X's shape with the normalized dims set to 1. */
   int64_t stat_dims[WNN_MAX_DIMS];

@@ -95,6 +95,33 @@ wnn_f32_repeat_ukernel *wnn_select_f32_repeat(wnn_kernels kernels) {
   return NULL;
 }
 
+wnn_f32_col2im_ukernel *wnn_select_f32_col2im(wnn_kernels kernels) {
+  static const struct { wnn_f32_col2im_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_F32_COL2IM(name, isa) ROW(name, isa, 0, 0)
+#include "kernels/kernels.inc"
+  };
+  SELECT(t, kernels, -1, -1);
+  return NULL;
+}
+
+wnn_f32_layernorm_ukernel *wnn_select_f32_layernorm(wnn_kernels kernels) {
+  static const struct { wnn_f32_layernorm_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_F32_LAYERNORM(name, isa) ROW(name, isa, 0, 0)
+#include "kernels/kernels.inc"
+  };
+  SELECT(t, kernels, -1, -1);
+  return NULL;
+}
+
+wnn_x32_transpose_ukernel *wnn_select_x32_transpose(wnn_kernels kernels) {
+  static const struct { wnn_x32_transpose_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_X32_TRANSPOSE(name, isa) ROW(name, isa, 0, 0)
+#include "kernels/kernels.inc"
+  };
+  SELECT(t, kernels, -1, -1);
+  return NULL;
+}
+
 wnn_f32_vunary_ukernel *wnn_select_f32_vunary(wnn_kernels kernels, int op) {
   static const struct { wnn_f32_vunary_ukernel *fn; int isa, op, kind; } t[] = {
 #define WNN_F32_VUNARY(name, isa, op) ROW(name, isa, WNN_UNARY_##op, 0)

@@ -148,29 +148,6 @@ typedef struct transpose_plan {
 } transpose_plan;
 WNN_PARAMS_FIT(transpose_plan);
 
-#if defined(__wasm_simd128__)
-#define FN_WASMSIMD(name) name
-#else
-#define FN_WASMSIMD(name) NULL
-#endif
-#define FN_SCALAR(name) name
-enum { ISA_SCALAR = 0, ISA_WASMSIMD = 1 };
-
-/* By the rules of src/ops/select.c: the last row the build and `kernels`
- * allow. */
-static wnn_x32_transpose_ukernel *select_x32_transpose(wnn_kernels kernels) {
-  static const struct {
-    wnn_x32_transpose_ukernel *fn;
-    int isa;
-  } t[] = {
-#define WNN_X32_TRANSPOSE(name, isa) {FN_##isa(name), ISA_##isa},
-#include "kernels/kernels_tensor.inc"
-  };
-  for (size_t i = sizeof t / sizeof t[0]; i-- > 0;)
-    if (t[i].fn && (t[i].isa == ISA_SCALAR || kernels == WNN_KERNELS_AUTO)) return t[i].fn;
-  return NULL;
-}
-
 static void transpose_plan_make(transpose_plan *p, const wnn_tdesc *x, wnn_kernels kernels) {
   const int nd_in = p->base.ndim;
   size_t x_strides[WNN_MAX_DIMS], stride = 1;
@@ -203,7 +180,7 @@ static void transpose_plan_make(transpose_plan *p, const wnn_tdesc *x, wnn_kerne
   p->n = dims[last];
   p->x_stride = xs[last];
   if (xs[last] != 1 && p->base.elem_size == 4 && inner >= 0 &&
-      (p->x32 = select_x32_transpose(kernels)) != NULL) {
+      (p->x32 = wnn_select_x32_transpose(kernels)) != NULL) {
     p->mode = TRANSPOSE_PLANES;
     p->cols = dims[inner];
     p->y_stride = ys[inner];
