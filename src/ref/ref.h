@@ -11,6 +11,24 @@
 #include "ops/op.h"
 
 #ifdef WNN_WITH_REFERENCE
+/* Index helpers the reference loops share. */
+
+/* Coordinates idx of linear index t in dims (row-major). */
+static inline void wnn_ref_unravel(int64_t t, int nd, const int64_t *dims, int64_t *idx) {
+  for (int i = nd - 1; i >= 0; i--) idx[i] = t % dims[i], t /= dims[i];
+}
+
+/* The linear index of coordinates idx in dims (row-major). */
+static inline int64_t wnn_ref_ravel(int nd, const int64_t *dims, const int64_t *idx) {
+  int64_t off = 0;
+  for (int i = 0; i < nd; i++) off = off * dims[i] + idx[i];
+  return off;
+}
+
+static inline int64_t wnn_ref_numel(const wnn_tensor *t) {
+  return wnn_shape_numel(t->ndim, t->dims);
+}
+
 wnn_status wnn_ref_conv(const wnn_run_ctx *ctx);
 wnn_status wnn_ref_gemm(const wnn_run_ctx *ctx);
 wnn_status wnn_ref_matmul(const wnn_run_ctx *ctx);

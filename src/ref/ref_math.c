@@ -8,11 +8,6 @@
 #include "ops/math_internal.h"
 #include "ref/ref.h"
 
-/* Coordinates of linear index t in dims. */
-static void unravel(int64_t t, int nd, const int64_t *dims, int64_t *idx) {
-  for (int i = nd - 1; i >= 0; i--) idx[i] = t % dims[i], t /= dims[i];
-}
-
 /* Linear index into t of the output element at idx (numpy broadcasting). */
 static int64_t bindex(const wnn_tensor *t, int out_nd, const int64_t *idx) {
   int64_t off = 0;
@@ -22,8 +17,6 @@ static int64_t bindex(const wnn_tensor *t, int out_nd, const int64_t *idx) {
   }
   return off;
 }
-
-static int64_t numel(const wnn_tensor *t) { return wnn_shape_numel(t->ndim, t->dims); }
 
 static double get_f(const wnn_tensor *t, int64_t i) {
   switch (t->dtype) {
@@ -98,7 +91,7 @@ static wnn_status ref_vmath(const wnn_run_ctx *ctx) {
   const wnn_vmath_params *p = ctx->params;
   const wnn_tensor *x = &ctx->inputs[0];
   if (x->dtype != WNN_DTYPE_F32) { /* Neg, Abs, Sign of int32 / int64, wrapping */
-    for (int64_t i = 0; i < numel(x); i++) {
+    for (int64_t i = 0; i < wnn_ref_numel(x); i++) {
       const int64_t v = get_i(x, i);
       const int64_t neg = (int64_t)(0 - (uint64_t)v);
       put(&ctx->outputs[0], i, 0,
@@ -108,7 +101,7 @@ static wnn_status ref_vmath(const wnn_run_ctx *ctx) {
   }
   const float *in = x->data;
   float *out = ctx->outputs[0].data;
-  for (int64_t i = 0; i < numel(x); i++)
+  for (int64_t i = 0; i < wnn_ref_numel(x); i++)
     out[i] = (float)vmath(p->op, in[i], p->p.alpha, p->p.beta);
   return WNN_OK;
 }
@@ -208,8 +201,8 @@ static wnn_status ref_two(const wnn_run_ctx *ctx) {
   const wnn_xbinary_params *p = ctx->params;
   const wnn_tensor *a = &ctx->inputs[0], *b = &ctx->inputs[1], *y = &ctx->outputs[0];
   int64_t idx[WNN_MAX_DIMS];
-  for (int64_t t = 0; t < numel(y); t++) {
-    unravel(t, y->ndim, y->dims, idx);
+  for (int64_t t = 0; t < wnn_ref_numel(y); t++) {
+    wnn_ref_unravel(t, y->ndim, y->dims, idx);
     binop(p->op, a, bindex(a, y->ndim, idx), b, bindex(b, y->ndim, idx), y, t);
   }
   return WNN_OK;
@@ -234,8 +227,8 @@ static wnn_status ref_variadic(const wnn_run_ctx *ctx) {
   const wnn_xbinary_params *p = ctx->params;
   const wnn_tensor *y = &ctx->outputs[0];
   int64_t idx[WNN_MAX_DIMS];
-  for (int64_t t = 0; t < numel(y); t++) {
-    unravel(t, y->ndim, y->dims, idx);
+  for (int64_t t = 0; t < wnn_ref_numel(y); t++) {
+    wnn_ref_unravel(t, y->ndim, y->dims, idx);
     const wnn_tensor *x0 = &ctx->inputs[0];
     double facc = get_f(x0, bindex(x0, y->ndim, idx));
     int64_t iacc = get_i(x0, bindex(x0, y->ndim, idx));
@@ -295,13 +288,13 @@ wnn_status wnn_ref_logsoftmax(const wnn_run_ctx *ctx) {
 static wnn_status ref_reduce(const wnn_run_ctx *ctx) {
   const wnn_reduce_params *p = ctx->params;
   const wnn_tensor *x = &ctx->inputs[0], *y = &ctx->outputs[0];
-  const int64_t nx = numel(x);
+  const int64_t nx = wnn_ref_numel(x);
   if (p->copy) {
     for (int64_t i = 0; i < nx; i++) put(y, i, get_f(x, i), get_i(x, i));
     return WNN_OK;
   }
   int64_t idx[WNN_MAX_DIMS];
-  for (int64_t t = 0; t < numel(y); t++) {
+  for (int64_t t = 0; t < wnn_ref_numel(y); t++) {
     double acc = 0.0, max = -INFINITY, cnt = 0.0;
     double min = INFINITY, prod = 1.0;
     /* integers: exact int64 folds, wrapped to the type by put() */
@@ -309,7 +302,7 @@ static wnn_status ref_reduce(const wnn_run_ctx *ctx) {
     int64_t imin = x->dtype == WNN_DTYPE_I32 ? INT32_MAX : INT64_MAX;
     bool nan = false;
     for (int64_t i = 0; i < nx; i++) {
-      unravel(i, x->ndim, x->dims, idx);
+      wnn_ref_unravel(i, x->ndim, x->dims, idx);
       int64_t o = 0; /* the output index: the kept coordinates */
       for (int d = 0; d < x->ndim; d++)
         if (!p->axis_reduced[d]) o = o * x->dims[d] + idx[d];
@@ -343,7 +336,7 @@ static wnn_status ref_reduce(const wnn_run_ctx *ctx) {
         }
         double s = 0.0;
         for (int64_t i = 0; i < nx; i++) {
-          unravel(i, x->ndim, x->dims, idx);
+          wnn_ref_unravel(i, x->ndim, x->dims, idx);
           int64_t o = 0;
           for (int d = 0; d < x->ndim; d++)
             if (!p->axis_reduced[d]) o = o * x->dims[d] + idx[d];
@@ -403,7 +396,7 @@ wnn_status wnn_ref_not(const wnn_run_ctx *ctx) {
   const wnn_tensor *x = &ctx->inputs[0];
   const uint8_t *in = x->data;
   uint8_t *out = ctx->outputs[0].data;
-  for (int64_t i = 0; i < numel(x); i++) out[i] = !in[i];
+  for (int64_t i = 0; i < wnn_ref_numel(x); i++) out[i] = !in[i];
   return WNN_OK;
 }
 
@@ -411,7 +404,7 @@ wnn_status wnn_ref_isnan(const wnn_run_ctx *ctx) {
   const wnn_tensor *x = &ctx->inputs[0];
   const float *in = x->data;
   uint8_t *out = ctx->outputs[0].data;
-  for (int64_t i = 0; i < numel(x); i++) out[i] = in[i] != in[i];
+  for (int64_t i = 0; i < wnn_ref_numel(x); i++) out[i] = in[i] != in[i];
   return WNN_OK;
 }
 
@@ -420,7 +413,7 @@ wnn_status wnn_ref_isinf(const wnn_run_ctx *ctx) {
   const wnn_tensor *x = &ctx->inputs[0];
   const float *in = x->data;
   uint8_t *out = ctx->outputs[0].data;
-  for (int64_t i = 0; i < numel(x); i++)
+  for (int64_t i = 0; i < wnn_ref_numel(x); i++)
     out[i] = isinf(in[i]) && (in[i] > 0 ? flags[1] : flags[0]);
   return WNN_OK;
 }
@@ -430,8 +423,8 @@ wnn_status wnn_ref_where(const wnn_run_ctx *ctx) {
   const wnn_tensor *out = &ctx->outputs[0];
   const size_t es = wnn_dtype_size(out->dtype);
   int64_t idx[WNN_MAX_DIMS];
-  for (int64_t t = 0; t < numel(out); t++) {
-    unravel(t, out->ndim, out->dims, idx);
+  for (int64_t t = 0; t < wnn_ref_numel(out); t++) {
+    wnn_ref_unravel(t, out->ndim, out->dims, idx);
     const bool take_x = ((const uint8_t *)c->data)[bindex(c, out->ndim, idx)] != 0;
     const wnn_tensor *src = take_x ? x : yv;
     memcpy((char *)out->data + (size_t)t * es,

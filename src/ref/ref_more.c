@@ -7,18 +7,7 @@
 #include <string.h>
 
 #include "ops/more_internal.h"
-
-static int64_t numel(const wnn_tensor *t) { return wnn_shape_numel(t->ndim, t->dims); }
-
-static void unravel(int64_t t, int nd, const int64_t *dims, int64_t *idx) {
-  for (int i = nd - 1; i >= 0; i--) idx[i] = t % dims[i], t /= dims[i];
-}
-
-static int64_t ravel(int nd, const int64_t *dims, const int64_t *idx) {
-  int64_t off = 0;
-  for (int i = 0; i < nd; i++) off = off * dims[i] + idx[i];
-  return off;
-}
+#include "ref/ref.h"
 
 /* --------------------------------------------------------------- losses */
 
@@ -27,7 +16,7 @@ static int64_t input_index(const wnn_tensor *x, const int64_t *idx, int64_t c) {
   int64_t full[WNN_MAX_DIMS];
   full[0] = idx[0], full[1] = c;
   for (int i = 2; i < x->ndim; i++) full[i] = idx[i - 1];
-  return ravel(x->ndim, x->dims, full);
+  return wnn_ref_ravel(x->ndim, x->dims, full);
 }
 
 static wnn_status ref_loss(const wnn_run_ctx *ctx) {
@@ -38,8 +27,8 @@ static wnn_status ref_loss(const wnn_run_ctx *ctx) {
   float *logp = ctx->num_outputs > 1 ? ctx->outputs[1].data : NULL;
   int64_t idx[WNN_MAX_DIMS];
   double sum = 0.0, wsum = 0.0;
-  for (int64_t s = 0; s < numel(t); s++) {
-    unravel(s, t->ndim, t->dims, idx);
+  for (int64_t s = 0; s < wnn_ref_numel(t); s++) {
+    wnn_ref_unravel(s, t->ndim, t->dims, idx);
     /* log-probabilities of this sample's classes */
     double max = -INFINITY, lse = 0.0;
     if (p->softmax) {
@@ -128,14 +117,14 @@ wnn_status wnn_ref_reducelogsum(const wnn_run_ctx *ctx) {
   const float *xd = x->data;
   float *yd = y->data;
   if (p->copy) {
-    for (int64_t i = 0; i < numel(x); i++) yd[i] = xd[i];
+    for (int64_t i = 0; i < wnn_ref_numel(x); i++) yd[i] = xd[i];
     return WNN_OK;
   }
   int64_t idx[WNN_MAX_DIMS];
-  for (int64_t t = 0; t < numel(y); t++) {
+  for (int64_t t = 0; t < wnn_ref_numel(y); t++) {
     double acc = 0.0;
-    for (int64_t i = 0; i < numel(x); i++) {
-      unravel(i, x->ndim, x->dims, idx);
+    for (int64_t i = 0; i < wnn_ref_numel(x); i++) {
+      wnn_ref_unravel(i, x->ndim, x->dims, idx);
       int64_t o = 0;
       for (int d = 0; d < x->ndim; d++)
         if (!p->axis_reduced[d]) o = o * x->dims[d] + idx[d];
@@ -170,7 +159,7 @@ static wnn_status ref_vmore(const wnn_run_ctx *ctx) {
   const wnn_vmore_params *p = ctx->params;
   const float *x = ctx->inputs[0].data;
   float *y = ctx->outputs[0].data;
-  for (int64_t i = 0; i < numel(&ctx->inputs[0]); i++) y[i] = (float)vmore(p, x[i]);
+  for (int64_t i = 0; i < wnn_ref_numel(&ctx->inputs[0]); i++) y[i] = (float)vmore(p, x[i]);
   return WNN_OK;
 }
 
@@ -256,12 +245,12 @@ wnn_status wnn_ref_dynamicquantizelinear(const wnn_run_ctx *ctx) {
   const wnn_tensor *x = &ctx->inputs[0];
   const float *xd = x->data;
   double lo = 0.0, hi = 0.0;
-  for (int64_t i = 0; i < numel(x); i++)
+  for (int64_t i = 0; i < wnn_ref_numel(x); i++)
     if (!isnan(xd[i])) lo = fmin(lo, xd[i]), hi = fmax(hi, xd[i]);
   const float scale = (float)(hi - lo) / 255.0f;
   double zp = 0.0;
   if (scale > 0.0f) zp = fmin(255.0, fmax(0.0, nearbyint(-lo / scale)));
-  for (int64_t i = 0; i < numel(x); i++) {
+  for (int64_t i = 0; i < wnn_ref_numel(x); i++) {
     double q = scale > 0.0f ? nearbyint(xd[i] / scale) + zp : 0.0;
     q = isnan(q) || q < 0.0 ? 0.0 : q > 255.0 ? 255.0 : q;
     ((uint8_t *)ctx->outputs[0].data)[i] = (uint8_t)q;
@@ -337,8 +326,8 @@ wnn_status wnn_ref_bitshift(const wnn_run_ctx *ctx) {
   const wnn_bitshift_params *p = ctx->params;
   const wnn_tensor *a = &ctx->inputs[0], *b = &ctx->inputs[1], *y = &ctx->outputs[0];
   int64_t idx[WNN_MAX_DIMS];
-  for (int64_t i = 0; i < numel(y); i++) {
-    unravel(i, y->ndim, y->dims, idx);
+  for (int64_t i = 0; i < wnn_ref_numel(y); i++) {
+    wnn_ref_unravel(i, y->ndim, y->dims, idx);
     const unsigned v = ((const uint8_t *)a->data)[bcast_index(a, y->ndim, idx)];
     const unsigned s = ((const uint8_t *)b->data)[bcast_index(b, y->ndim, idx)];
     /* multiply or divide by 2^s; anything shifted past 8 bits is gone */
@@ -357,12 +346,12 @@ wnn_status wnn_ref_meanvariancenormalization(const wnn_run_ctx *ctx) {
   const wnn_tensor *x = &ctx->inputs[0];
   const float *xd = x->data;
   int64_t ii[WNN_MAX_DIMS], jj[WNN_MAX_DIMS];
-  for (int64_t i = 0; i < numel(x); i++) {
-    unravel(i, x->ndim, x->dims, ii);
+  for (int64_t i = 0; i < wnn_ref_numel(x); i++) {
+    wnn_ref_unravel(i, x->ndim, x->dims, ii);
     double sum = 0.0, sq = 0.0, cnt = 0.0;
     for (int pass = 0; pass < 2; pass++)
-      for (int64_t j = 0; j < numel(x); j++) {
-        unravel(j, x->ndim, x->dims, jj);
+      for (int64_t j = 0; j < wnn_ref_numel(x); j++) {
+        wnn_ref_unravel(j, x->ndim, x->dims, jj);
         bool same = true;
         for (int d = 0; d < x->ndim; d++)
           if (p->kstride[d] != 0 && ii[d] != jj[d]) same = false;
@@ -401,15 +390,15 @@ wnn_status wnn_ref_reversesequence(const wnn_run_ctx *ctx) {
   const wnn_tensor *x = &ctx->inputs[0];
   const int64_t *lens = ctx->inputs[1].data;
   int64_t idx[WNN_MAX_DIMS];
-  for (int64_t i = 0; i < numel(x); i++) {
-    unravel(i, x->ndim, x->dims, idx);
+  for (int64_t i = 0; i < wnn_ref_numel(x); i++) {
+    wnn_ref_unravel(i, x->ndim, x->dims, idx);
     const int64_t b = idx[p->batch_first ? 0 : 1], t = idx[p->batch_first ? 1 : 0];
     if (lens[b] < 0 || lens[b] > (int64_t)p->seq)
       return wnn_run_fail(ctx, WNN_ERR_OUT_OF_RANGE, "sequence_lens[%lld] is %lld", (long long)b,
                           (long long)lens[b]);
     if (t < lens[b]) idx[p->batch_first ? 1 : 0] = lens[b] - 1 - t;
     memcpy((unsigned char *)ctx->outputs[0].data + i * (int64_t)p->elem_size,
-           (const unsigned char *)x->data + ravel(x->ndim, x->dims, idx) * (int64_t)p->elem_size,
+           (const unsigned char *)x->data + wnn_ref_ravel(x->ndim, x->dims, idx) * (int64_t)p->elem_size,
            p->elem_size);
   }
   return WNN_OK;
@@ -447,12 +436,12 @@ wnn_status wnn_ref_rnn(const wnn_run_ctx *ctx) {
       if (len < 0 || len > S) return wnn_run_fail(ctx, WNN_ERR_OUT_OF_RANGE, "sequence_lens");
       for (int64_t j = 0; j < H; j++) {
         const int64_t hi[3] = {p->layout ? b : d, p->layout ? d : b, j};
-        h[j] = h0 ? h0[ravel(3, hdims, hi)] : 0.0;
+        h[j] = h0 ? h0[wnn_ref_ravel(3, hdims, hi)] : 0.0;
       }
       for (int64_t t = 0; t < S; t++) { /* Y is 0 past the length */
         for (int64_t j = 0; j < H; j++) {
           const int64_t yi[4] = {p->layout ? b : t, p->layout ? t : d, p->layout ? d : b, j};
-          y[ravel(4, ydims, yi)] = 0.0f;
+          y[wnn_ref_ravel(4, ydims, yi)] = 0.0f;
         }
       }
       for (int64_t k = 0; k < len; k++) {
@@ -461,7 +450,7 @@ wnn_status wnn_ref_rnn(const wnn_run_ctx *ctx) {
           double acc = bias ? (double)bias[d * 2 * H + j] + bias[d * 2 * H + H + j] : 0.0;
           for (int64_t i = 0; i < I; i++) {
             const int64_t xi[3] = {p->layout ? b : t, p->layout ? t : b, i};
-            acc += (double)x[ravel(3, X->dims, xi)] * w[(d * H + j) * I + i];
+            acc += (double)x[wnn_ref_ravel(3, X->dims, xi)] * w[(d * H + j) * I + i];
           }
           for (int64_t k2 = 0; k2 < H; k2++) acc += h[k2] * r[(d * H + j) * H + k2];
           if (acc > p->clip) acc = p->clip;
@@ -471,12 +460,12 @@ wnn_status wnn_ref_rnn(const wnn_run_ctx *ctx) {
         for (int64_t j = 0; j < H; j++) {
           h[j] = h[H + j];
           const int64_t yi[4] = {p->layout ? b : t, p->layout ? t : d, p->layout ? d : b, j};
-          y[ravel(4, ydims, yi)] = (float)h[j];
+          y[wnn_ref_ravel(4, ydims, yi)] = (float)h[j];
         }
       }
       for (int64_t j = 0; yh && j < H; j++) {
         const int64_t hi[3] = {p->layout ? b : d, p->layout ? d : b, j};
-        yh[ravel(3, hdims, hi)] = (float)h[j];
+        yh[wnn_ref_ravel(3, hdims, hi)] = (float)h[j];
       }
     }
   return WNN_OK;
@@ -558,8 +547,8 @@ static wnn_status ref_qmatmul(const wnn_run_ctx *ctx) {
   const int64_t azp = az ? q8(az, 0) : 0, bzp = bz ? q8(bz, 0) : 0;
   int64_t idx[WNN_MAX_DIMS], ai[WNN_MAX_DIMS], bi[WNN_MAX_DIMS];
   const int K = (int)p->k;
-  for (int64_t t = 0; t < numel(y); t++) {
-    unravel(t, y->ndim, y->dims, idx);
+  for (int64_t t = 0; t < wnn_ref_numel(y); t++) {
+    wnn_ref_unravel(t, y->ndim, y->dims, idx);
     /* A and B coordinates: the batch dims right-aligned, 0 where broadcast */
     for (int d = 0; d < a->ndim - 2; d++) {
       const int yd = d + (y->ndim - a->ndim);
@@ -574,7 +563,7 @@ static wnn_status ref_qmatmul(const wnn_run_ctx *ctx) {
       ai[a->ndim - 2] = idx[y->ndim - 2], ai[a->ndim - 1] = k;
       bi[b->ndim - 2] = k, bi[b->ndim - 1] = idx[y->ndim - 1];
       acc +=
-          (q8(a, ravel(a->ndim, a->dims, ai)) - azp) * (q8(b, ravel(b->ndim, b->dims, bi)) - bzp);
+          (q8(a, wnn_ref_ravel(a->ndim, a->dims, ai)) - azp) * (q8(b, wnn_ref_ravel(b->ndim, b->dims, bi)) - bzp);
     }
     if (!p->qlinear) {
       ((int32_t *)y->data)[t] = (int32_t)(uint32_t)(uint64_t)acc;
@@ -604,7 +593,7 @@ static wnn_status ref_qconv(const wnn_run_ctx *ctx) {
   const int64_t cg = (int64_t)(p->in_c / p->group), mg = (int64_t)(p->out_c / p->group);
   const int64_t H = (int64_t)g->in_h, W = (int64_t)g->in_w, OH = (int64_t)g->out_h,
                 OW = (int64_t)g->out_w;
-  for (int64_t t = 0; t < numel(y); t++) {
+  for (int64_t t = 0; t < wnn_ref_numel(y); t++) {
     const int64_t ox = t % OW, oy = t / OW % OH, oc = t / (OW * OH) % (int64_t)p->out_c;
     const int64_t n = t / (OW * OH * (int64_t)p->out_c);
     const int64_t wzp = wz ? q8(wz, p->wzp_per_channel ? oc : 0) : 0;

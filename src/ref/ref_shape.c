@@ -7,16 +7,6 @@
 #include "ops/op_internal.h"
 #include "ref/ref.h"
 
-static void unravel(int64_t t, int nd, const int64_t *dims, int64_t *idx) {
-  for (int i = nd - 1; i >= 0; i--) idx[i] = t % dims[i], t /= dims[i];
-}
-
-static int64_t ravel(int nd, const int64_t *dims, const int64_t *idx) {
-  int64_t off = 0;
-  for (int i = 0; i < nd; i++) off = off * dims[i] + idx[i];
-  return off;
-}
-
 wnn_status wnn_ref_transpose(const wnn_run_ctx *ctx) {
   const wnn_transpose_params *p = ctx->params;
   const wnn_tensor *x = &ctx->inputs[0], *y = &ctx->outputs[0];
@@ -24,9 +14,9 @@ wnn_status wnn_ref_transpose(const wnn_run_ctx *ctx) {
   const int64_t total = wnn_shape_numel(y->ndim, y->dims);
   for (int64_t t = 0; t < total; t++) {
     int64_t oidx[WNN_MAX_DIMS], iidx[WNN_MAX_DIMS];
-    unravel(t, y->ndim, y->dims, oidx);
+    wnn_ref_unravel(t, y->ndim, y->dims, oidx);
     for (int i = 0; i < y->ndim; i++) iidx[p->perm[i]] = oidx[i]; /* out dim i is in dim perm[i] */
-    const int64_t s = ravel(x->ndim, x->dims, iidx);
+    const int64_t s = wnn_ref_ravel(x->ndim, x->dims, iidx);
     memcpy((char *)y->data + (size_t)t * size, (const char *)x->data + (size_t)s * size, size);
   }
   return WNN_OK;
@@ -39,12 +29,12 @@ wnn_status wnn_ref_concat(const wnn_run_ctx *ctx) {
   const int64_t total = wnn_shape_numel(y->ndim, y->dims);
   for (int64_t t = 0; t < total; t++) {
     int64_t idx[WNN_MAX_DIMS];
-    unravel(t, y->ndim, y->dims, idx);
+    wnn_ref_unravel(t, y->ndim, y->dims, idx);
     /* Find the input whose slice of the axis holds this coordinate. */
     int i = 0;
     while (idx[p->axis] >= ctx->inputs[i].dims[p->axis]) idx[p->axis] -= ctx->inputs[i++].dims[p->axis];
     const wnn_tensor *x = &ctx->inputs[i];
-    const int64_t s = ravel(x->ndim, x->dims, idx);
+    const int64_t s = wnn_ref_ravel(x->ndim, x->dims, idx);
     memcpy((char *)y->data + (size_t)t * size, (const char *)x->data + (size_t)s * size, size);
   }
   return WNN_OK;
@@ -58,17 +48,17 @@ wnn_status wnn_ref_softmax(const wnn_run_ctx *ctx) {
   const int64_t total = wnn_shape_numel(x->ndim, x->dims), n = x->dims[p->axis];
   for (int64_t t = 0; t < total; t++) {
     int64_t idx[WNN_MAX_DIMS];
-    unravel(t, x->ndim, x->dims, idx);
+    wnn_ref_unravel(t, x->ndim, x->dims, idx);
     /* softmax(x)_i = exp(x_i - max) / sum_j exp(x_j - max) along the axis. */
     double max = -INFINITY, sum = 0.0;
     for (int64_t j = 0; j < n; j++) {
       idx[p->axis] = j;
-      const double v = in[ravel(x->ndim, x->dims, idx)];
+      const double v = in[wnn_ref_ravel(x->ndim, x->dims, idx)];
       if (v > max) max = v;
     }
     for (int64_t j = 0; j < n; j++) {
       idx[p->axis] = j;
-      sum += exp(in[ravel(x->ndim, x->dims, idx)] - max);
+      sum += exp(in[wnn_ref_ravel(x->ndim, x->dims, idx)] - max);
     }
     out[t] = (float)(exp(in[t] - max) / sum);
   }

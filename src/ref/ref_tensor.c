@@ -7,18 +7,6 @@
 #include "ops/tensor_internal.h"
 #include "ref/ref.h"
 
-static void unravel(int64_t t, int nd, const int64_t *dims, int64_t *idx) {
-  for (int i = nd - 1; i >= 0; i--) idx[i] = t % dims[i], t /= dims[i];
-}
-
-static int64_t ravel(int nd, const int64_t *dims, const int64_t *idx) {
-  int64_t off = 0;
-  for (int i = 0; i < nd; i++) off = off * dims[i] + idx[i];
-  return off;
-}
-
-static int64_t numel(const wnn_tensor *t) { return wnn_shape_numel(t->ndim, t->dims); }
-
 static void copy_elem(const wnn_tensor *y, int64_t to, const wnn_tensor *x, int64_t from) {
   const size_t size = wnn_dtype_size(x->dtype);
   memcpy((char *)y->data + (size_t)to * size, (const char *)x->data + (size_t)from * size, size);
@@ -59,7 +47,7 @@ static int64_t as_int(wnn_dtype dtype, const void *data, int64_t i) {
 
 wnn_status wnn_ref_cast(const wnn_run_ctx *ctx) {
   const wnn_tensor *x = &ctx->inputs[0], *y = &ctx->outputs[0];
-  for (int64_t i = 0; i < numel(x); i++) {
+  for (int64_t i = 0; i < wnn_ref_numel(x); i++) {
     const int64_t v = as_int(x->dtype, x->data, i);
     const uint64_t bits = (uint64_t)v;
     switch (y->dtype) {
@@ -84,7 +72,7 @@ wnn_status wnn_ref_cast(const wnn_run_ctx *ctx) {
 wnn_status wnn_ref_constantofshape(const wnn_run_ctx *ctx) {
   const wnn_fill_params *p = ctx->params;
   const wnn_tensor *y = &ctx->outputs[0];
-  for (int64_t i = 0; i < numel(y); i++)
+  for (int64_t i = 0; i < wnn_ref_numel(y); i++)
     memcpy((char *)y->data + (size_t)i * p->elem_size, p->value, p->elem_size);
   return WNN_OK;
 }
@@ -108,11 +96,11 @@ wnn_status wnn_ref_gather(const wnn_run_ctx *ctx) {
   const wnn_tensor *x = &ctx->inputs[0], *ind = &ctx->inputs[1], *y = &ctx->outputs[0];
   const int q = ind->ndim, a = p->axis;
   const int64_t n = x->dims[a];
-  for (int64_t t = 0; t < numel(y); t++) {
+  for (int64_t t = 0; t < wnn_ref_numel(y); t++) {
     int64_t o[WNN_MAX_DIMS], iidx[WNN_MAX_DIMS];
-    unravel(t, y->ndim, y->dims, o);
+    wnn_ref_unravel(t, y->ndim, y->dims, o);
     /* out[o] = x[o[:a], indices[o[a:a+q]], o[a+q:]] */
-    int64_t j = wnn_index_at(ind->dtype, ind->data, (size_t)ravel(q, ind->dims, o + a));
+    int64_t j = wnn_index_at(ind->dtype, ind->data, (size_t)wnn_ref_ravel(q, ind->dims, o + a));
     if (j < -n || j >= n)
       return wnn_run_fail(ctx, WNN_ERR_OUT_OF_RANGE,
                           "Gather: index %lld is out of range for axis %d of size %lld",
@@ -121,7 +109,7 @@ wnn_status wnn_ref_gather(const wnn_run_ctx *ctx) {
     for (int d = 0; d < a; d++) iidx[d] = o[d];
     iidx[a] = j;
     for (int d = a + 1; d < x->ndim; d++) iidx[d] = o[d - 1 + q];
-    copy_elem(y, t, x, ravel(x->ndim, x->dims, iidx));
+    copy_elem(y, t, x, wnn_ref_ravel(x->ndim, x->dims, iidx));
   }
   return WNN_OK;
 }
@@ -129,11 +117,11 @@ wnn_status wnn_ref_gather(const wnn_run_ctx *ctx) {
 wnn_status wnn_ref_slice(const wnn_run_ctx *ctx) {
   const wnn_slice_params *p = ctx->params;
   const wnn_tensor *x = &ctx->inputs[0], *y = &ctx->outputs[0];
-  for (int64_t t = 0; t < numel(y); t++) {
+  for (int64_t t = 0; t < wnn_ref_numel(y); t++) {
     int64_t idx[WNN_MAX_DIMS];
-    unravel(t, y->ndim, y->dims, idx);
+    wnn_ref_unravel(t, y->ndim, y->dims, idx);
     for (int d = 0; d < y->ndim; d++) idx[d] = p->start[d] + idx[d] * p->step[d];
-    copy_elem(y, t, x, ravel(x->ndim, x->dims, idx));
+    copy_elem(y, t, x, wnn_ref_ravel(x->ndim, x->dims, idx));
   }
   return WNN_OK;
 }
@@ -144,11 +132,11 @@ wnn_status wnn_ref_split(const wnn_run_ctx *ctx) {
   int64_t offset = 0;
   for (int k = 0; k < ctx->num_outputs; k++) {
     const wnn_tensor *y = &ctx->outputs[k];
-    for (int64_t t = 0; t < numel(y); t++) {
+    for (int64_t t = 0; t < wnn_ref_numel(y); t++) {
       int64_t idx[WNN_MAX_DIMS];
-      unravel(t, y->ndim, y->dims, idx);
+      wnn_ref_unravel(t, y->ndim, y->dims, idx);
       idx[p->axis] += offset;
-      copy_elem(y, t, x, ravel(x->ndim, x->dims, idx));
+      copy_elem(y, t, x, wnn_ref_ravel(x->ndim, x->dims, idx));
     }
     offset += y->dims[p->axis];
   }
@@ -158,22 +146,22 @@ wnn_status wnn_ref_split(const wnn_run_ctx *ctx) {
 wnn_status wnn_ref_expand(const wnn_run_ctx *ctx) {
   const wnn_tensor *x = &ctx->inputs[0], *y = &ctx->outputs[0];
   const int lead = y->ndim - x->ndim;
-  for (int64_t t = 0; t < numel(y); t++) {
+  for (int64_t t = 0; t < wnn_ref_numel(y); t++) {
     int64_t o[WNN_MAX_DIMS], idx[WNN_MAX_DIMS];
-    unravel(t, y->ndim, y->dims, o);
+    wnn_ref_unravel(t, y->ndim, y->dims, o);
     for (int d = 0; d < x->ndim; d++) idx[d] = x->dims[d] == 1 ? 0 : o[d + lead];
-    copy_elem(y, t, x, ravel(x->ndim, x->dims, idx));
+    copy_elem(y, t, x, wnn_ref_ravel(x->ndim, x->dims, idx));
   }
   return WNN_OK;
 }
 
 wnn_status wnn_ref_tile(const wnn_run_ctx *ctx) {
   const wnn_tensor *x = &ctx->inputs[0], *y = &ctx->outputs[0];
-  for (int64_t t = 0; t < numel(y); t++) {
+  for (int64_t t = 0; t < wnn_ref_numel(y); t++) {
     int64_t idx[WNN_MAX_DIMS];
-    unravel(t, y->ndim, y->dims, idx);
+    wnn_ref_unravel(t, y->ndim, y->dims, idx);
     for (int d = 0; d < x->ndim; d++) idx[d] %= x->dims[d];
-    copy_elem(y, t, x, ravel(x->ndim, x->dims, idx));
+    copy_elem(y, t, x, wnn_ref_ravel(x->ndim, x->dims, idx));
   }
   return WNN_OK;
 }
@@ -193,9 +181,9 @@ wnn_status wnn_ref_pad(const wnn_run_ctx *ctx) {
   const wnn_pad_params *p = ctx->params;
   const wnn_tensor *x = &ctx->inputs[0], *y = &ctx->outputs[0];
   const size_t size = wnn_dtype_size(x->dtype);
-  for (int64_t t = 0; t < numel(y); t++) {
+  for (int64_t t = 0; t < wnn_ref_numel(y); t++) {
     int64_t idx[WNN_MAX_DIMS];
-    unravel(t, y->ndim, y->dims, idx);
+    wnn_ref_unravel(t, y->ndim, y->dims, idx);
     bool inside = true;
     for (int d = 0; d < y->ndim; d++) {
       idx[d] -= p->begin[d];
@@ -204,7 +192,7 @@ wnn_status wnn_ref_pad(const wnn_run_ctx *ctx) {
         else idx[d] = fold(p->mode, idx[d], x->dims[d]);
       }
     }
-    if (inside) copy_elem(y, t, x, ravel(x->ndim, x->dims, idx));
+    if (inside) copy_elem(y, t, x, wnn_ref_ravel(x->ndim, x->dims, idx));
     else if (p->value_input) memcpy((char *)y->data + (size_t)t * size, ctx->inputs[2].data, size);
     else memset((char *)y->data + (size_t)t * size, 0, size);
   }
@@ -215,14 +203,14 @@ wnn_status wnn_ref_depthtospace(const wnn_run_ctx *ctx) {
   const wnn_d2s_params *p = ctx->params;
   const wnn_tensor *x = &ctx->inputs[0], *y = &ctx->outputs[0];
   const int64_t bs = p->blocksize, oc = y->dims[1];
-  for (int64_t t = 0; t < numel(y); t++) {
+  for (int64_t t = 0; t < wnn_ref_numel(y); t++) {
     int64_t o[4];
-    unravel(t, 4, y->dims, o);
+    wnn_ref_unravel(t, 4, y->dims, o);
     const int64_t i = o[2] % bs, j = o[3] % bs;
     /* DCR: depth is (i, j, c); CRD: (c, i, j). */
     const int64_t c = p->crd ? o[1] * bs * bs + i * bs + j : (i * bs + j) * oc + o[1];
     const int64_t idx[4] = {o[0], c, o[2] / bs, o[3] / bs};
-    copy_elem(y, t, x, ravel(4, x->dims, idx));
+    copy_elem(y, t, x, wnn_ref_ravel(4, x->dims, idx));
   }
   return WNN_OK;
 }
@@ -231,13 +219,13 @@ wnn_status wnn_ref_spacetodepth(const wnn_run_ctx *ctx) {
   const wnn_d2s_params *p = ctx->params;
   const wnn_tensor *x = &ctx->inputs[0], *y = &ctx->outputs[0];
   const int64_t bs = p->blocksize, c_in = x->dims[1];
-  for (int64_t t = 0; t < numel(y); t++) {
+  for (int64_t t = 0; t < wnn_ref_numel(y); t++) {
     int64_t o[4];
-    unravel(t, 4, y->dims, o);
+    wnn_ref_unravel(t, 4, y->dims, o);
     /* Output depth is (i, j, c). */
     const int64_t c = o[1] % c_in, ij = o[1] / c_in, i = ij / bs, j = ij % bs;
     const int64_t idx[4] = {o[0], c, o[2] * bs + i, o[3] * bs + j};
-    copy_elem(y, t, x, ravel(4, x->dims, idx));
+    copy_elem(y, t, x, wnn_ref_ravel(4, x->dims, idx));
   }
   return WNN_OK;
 }

@@ -7,18 +7,6 @@
 #include "ops/tensor_internal.h"
 #include "ref/ref.h"
 
-static void unravel(int64_t t, int nd, const int64_t *dims, int64_t *idx) {
-  for (int i = nd - 1; i >= 0; i--) idx[i] = t % dims[i], t /= dims[i];
-}
-
-static int64_t ravel(int nd, const int64_t *dims, const int64_t *idx) {
-  int64_t off = 0;
-  for (int i = 0; i < nd; i++) off = off * dims[i] + idx[i];
-  return off;
-}
-
-static int64_t numel(const wnn_tensor *t) { return wnn_shape_numel(t->ndim, t->dims); }
-
 static char *at(const wnn_tensor *t, int64_t i) {
   return (char *)t->data + (size_t)i * wnn_dtype_size(t->dtype);
 }
@@ -68,12 +56,12 @@ static wnn_status axis_coord(const wnn_run_ctx *ctx, const char *op, const wnn_t
 wnn_status wnn_ref_gatherelements(const wnn_run_ctx *ctx) {
   const wnn_elements_params *p = ctx->params;
   const wnn_tensor *x = &ctx->inputs[0], *idx = &ctx->inputs[1], *y = &ctx->outputs[0];
-  for (int64_t t = 0; t < numel(idx); t++) {
+  for (int64_t t = 0; t < wnn_ref_numel(idx); t++) {
     int64_t c[WNN_MAX_DIMS];
-    unravel(t, idx->ndim, idx->dims, c);
+    wnn_ref_unravel(t, idx->ndim, idx->dims, c);
     wnn_status st = axis_coord(ctx, "GatherElements", idx, t, x->dims[p->axis], &c[p->axis]);
     if (st) return st;
-    memcpy(at(y, t), at(x, ravel(x->ndim, x->dims, c)), wnn_dtype_size(x->dtype));
+    memcpy(at(y, t), at(x, wnn_ref_ravel(x->ndim, x->dims, c)), wnn_dtype_size(x->dtype));
   }
   return WNN_OK;
 }
@@ -82,17 +70,17 @@ wnn_status wnn_ref_scatterelements(const wnn_run_ctx *ctx) {
   const wnn_elements_params *p = ctx->params;
   const wnn_tensor *x = &ctx->inputs[0], *idx = &ctx->inputs[1], *u = &ctx->inputs[2];
   const wnn_tensor *y = &ctx->outputs[0];
-  for (int64_t t = 0; t < numel(idx); t++) { /* all or nothing */
+  for (int64_t t = 0; t < wnn_ref_numel(idx); t++) { /* all or nothing */
     int64_t j;
     wnn_status st = axis_coord(ctx, "ScatterElements", idx, t, x->dims[p->axis], &j);
     if (st) return st;
   }
-  memcpy(y->data, x->data, (size_t)numel(x) * wnn_dtype_size(x->dtype));
-  for (int64_t t = 0; t < numel(idx); t++) {
+  memcpy(y->data, x->data, (size_t)wnn_ref_numel(x) * wnn_dtype_size(x->dtype));
+  for (int64_t t = 0; t < wnn_ref_numel(idx); t++) {
     int64_t c[WNN_MAX_DIMS];
-    unravel(t, idx->ndim, idx->dims, c);
+    wnn_ref_unravel(t, idx->ndim, idx->dims, c);
     axis_coord(ctx, "ScatterElements", idx, t, x->dims[p->axis], &c[p->axis]);
-    reduce_into(p->reduction, x->dtype, at(y, ravel(x->ndim, x->dims, c)), at(u, t));
+    reduce_into(p->reduction, x->dtype, at(y, wnn_ref_ravel(x->ndim, x->dims, c)), at(u, t));
   }
   return WNN_OK;
 }
@@ -103,25 +91,25 @@ wnn_status wnn_ref_scatternd(const wnn_run_ctx *ctx) {
   const wnn_tensor *y = &ctx->outputs[0];
   const int64_t *iv = idx->data;
   const int k = p->k;
-  for (int64_t t = 0; t < numel(idx); t++) {
+  for (int64_t t = 0; t < wnn_ref_numel(idx); t++) {
     const int64_t dim = x->dims[t % k];
     if (iv[t] < -dim || iv[t] >= dim)
       return wnn_run_fail(ctx, WNN_ERR_OUT_OF_RANGE, "ScatterND: index %lld out of range",
                           (long long)iv[t]);
   }
-  memcpy(y->data, x->data, (size_t)numel(x) * wnn_dtype_size(x->dtype));
+  memcpy(y->data, x->data, (size_t)wnn_ref_numel(x) * wnn_dtype_size(x->dtype));
   /* updates[t..., s...] goes to data[indices[t...], s...]. */
-  for (int64_t e = 0; e < numel(u); e++) {
+  for (int64_t e = 0; e < wnn_ref_numel(u); e++) {
     int64_t uc[2 * WNN_MAX_DIMS], c[WNN_MAX_DIMS];
-    unravel(e, u->ndim, u->dims, uc);
+    wnn_ref_unravel(e, u->ndim, u->dims, uc);
     const int lead = idx->ndim - 1;
-    const int64_t tuple = ravel(lead, idx->dims, uc);
+    const int64_t tuple = wnn_ref_ravel(lead, idx->dims, uc);
     for (int j = 0; j < k; j++) {
       const int64_t v = iv[tuple * k + j];
       c[j] = v < 0 ? v + x->dims[j] : v;
     }
     for (int d = k; d < x->ndim; d++) c[d] = uc[lead + d - k];
-    reduce_into(p->reduction, x->dtype, at(y, ravel(x->ndim, x->dims, c)), at(u, e));
+    reduce_into(p->reduction, x->dtype, at(y, wnn_ref_ravel(x->ndim, x->dims, c)), at(u, e));
   }
   return WNN_OK;
 }
@@ -132,10 +120,10 @@ wnn_status wnn_ref_gathernd(const wnn_run_ctx *ctx) {
   const int64_t *iv = idx->data;
   const int b = p->batch_dims, k = p->k, lead = idx->ndim - 1;
   /* y[i_0..i_{q-2}, s...] = x[i_0..i_{b-1}, indices[i_0..i_{q-2}][0..k), s...] */
-  for (int64_t e = 0; e < numel(y); e++) {
+  for (int64_t e = 0; e < wnn_ref_numel(y); e++) {
     int64_t yc[2 * WNN_MAX_DIMS], c[WNN_MAX_DIMS];
-    unravel(e, y->ndim, y->dims, yc);
-    const int64_t tuple = ravel(lead, idx->dims, yc);
+    wnn_ref_unravel(e, y->ndim, y->dims, yc);
+    const int64_t tuple = wnn_ref_ravel(lead, idx->dims, yc);
     for (int d = 0; d < b; d++) c[d] = yc[d];
     for (int j = 0; j < k; j++) {
       const int64_t v = iv[tuple * k + j], dim = x->dims[b + j];
@@ -145,7 +133,7 @@ wnn_status wnn_ref_gathernd(const wnn_run_ctx *ctx) {
       c[b + j] = v < 0 ? v + dim : v;
     }
     for (int d = b + k; d < x->ndim; d++) c[d] = yc[lead + d - b - k];
-    memcpy(at(y, e), at(x, ravel(x->ndim, x->dims, c)), wnn_dtype_size(x->dtype));
+    memcpy(at(y, e), at(x, wnn_ref_ravel(x->ndim, x->dims, c)), wnn_dtype_size(x->dtype));
   }
   return WNN_OK;
 }
@@ -156,9 +144,9 @@ wnn_status wnn_ref_trilu(const wnn_run_ctx *ctx) {
   int64_t k = 0;
   if (ctx->num_inputs > 1 && ctx->inputs[1].data) k = *(const int64_t *)ctx->inputs[1].data;
   const size_t size = wnn_dtype_size(x->dtype);
-  for (int64_t t = 0; t < numel(x); t++) {
+  for (int64_t t = 0; t < wnn_ref_numel(x); t++) {
     int64_t c[WNN_MAX_DIMS];
-    unravel(t, x->ndim, x->dims, c);
+    wnn_ref_unravel(t, x->ndim, x->dims, c);
     const double i = (double)c[x->ndim - 2], j = (double)c[x->ndim - 1];
     const bool keep = p->upper ? j - i >= (double)k : j - i <= (double)k;
     if (keep) memcpy(at(y, t), at(x, t), size);
@@ -171,13 +159,13 @@ wnn_status wnn_ref_onehot(const wnn_run_ctx *ctx) {
   const wnn_onehot_params *p = ctx->params;
   const wnn_tensor *idx = &ctx->inputs[0], *v = &ctx->inputs[2], *y = &ctx->outputs[0];
   const int axis = p->axis;
-  for (int64_t t = 0; t < numel(y); t++) {
+  for (int64_t t = 0; t < wnn_ref_numel(y); t++) {
     int64_t c[WNN_MAX_DIMS], ic[WNN_MAX_DIMS];
-    unravel(t, y->ndim, y->dims, c);
+    wnn_ref_unravel(t, y->ndim, y->dims, c);
     for (int d = 0, n = 0; d < y->ndim; d++)
       if (d != axis) ic[n++] = c[d];
     double iv = trunc(wnn_elem_as_double(idx->dtype, idx->data,
-                                         (size_t)ravel(idx->ndim, idx->dims, ic)));
+                                         (size_t)wnn_ref_ravel(idx->ndim, idx->dims, ic)));
     if (iv < 0) iv += (double)p->depth;
     memcpy(at(y, t), at(v, iv == (double)c[axis] ? 1 : 0), wnn_dtype_size(v->dtype));
   }
@@ -192,15 +180,15 @@ wnn_status wnn_ref_topk(const wnn_run_ctx *ctx) {
   /* Each element's rank among its row: how many go before it (larger, or
    * smaller, value; NaN above all; lower index first on ties). Rank < k is
    * kept at position rank. */
-  for (int64_t t = 0; t < numel(x); t++) {
+  for (int64_t t = 0; t < wnn_ref_numel(x); t++) {
     int64_t c[WNN_MAX_DIMS];
-    unravel(t, x->ndim, x->dims, c);
+    wnn_ref_unravel(t, x->ndim, x->dims, c);
     const int64_t i = c[ax];
     const double a = wnn_elem_as_double(x->dtype, x->data, (size_t)t);
     int64_t rank = 0;
     for (int64_t j = 0; j < x->dims[ax]; j++) {
       c[ax] = j;
-      const int64_t tj = ravel(x->ndim, x->dims, c);
+      const int64_t tj = wnn_ref_ravel(x->ndim, x->dims, c);
       int cmp;
       if (x->dtype == WNN_DTYPE_F32) {
         const double b = wnn_elem_as_double(x->dtype, x->data, (size_t)tj);
@@ -215,7 +203,7 @@ wnn_status wnn_ref_topk(const wnn_run_ctx *ctx) {
     }
     if ((size_t)rank >= p->k) continue;
     c[ax] = rank;
-    const int64_t o = ravel(vals->ndim, vals->dims, c);
+    const int64_t o = wnn_ref_ravel(vals->ndim, vals->dims, c);
     memcpy(at(vals, o), at(x, t), size);
     ((int64_t *)inds->data)[o] = i;
   }
