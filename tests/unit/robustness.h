@@ -1,15 +1,29 @@
-/* Robustness sweeps shared by the C API tests: a counting allocator (an
- * allocator hook, wnn.h) that can fail its n-th call, the sweep that fails
- * every allocation of load and executor creation in turn, and the sweep that
- * damages every byte of an artifact. Include after test.h. */
+/* Helpers shared by the C API tests: a DLTensor over a buffer of ours, a
+ * counting allocator (an allocator hook, wnn.h) that can fail its n-th call,
+ * the sweep that fails every allocation of load and executor creation in
+ * turn, and the sweep that damages every byte of an artifact. Include after
+ * test.h. */
 #ifndef WNN_TESTS_ROBUSTNESS_H
 #define WNN_TESTS_ROBUSTNESS_H
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "wnn.h"
+
+/* A CPU DLTensor over data (ndim dims in shape, which it borrows). */
+static inline DLTensor dl_tensor(void *data, wnn_dtype dtype, int ndim, int64_t *shape) {
+  DLTensor t;
+  memset(&t, 0, sizeof t);
+  t.data = data;
+  t.device.device_type = kDLCPU;
+  t.ndim = ndim;
+  t.dtype = wnn_dtype_to_dl(dtype);
+  t.shape = shape;
+  return t;
+}
 
 typedef struct counter {
   long calls, live;

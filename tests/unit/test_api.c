@@ -69,17 +69,6 @@ static void *build_net(const wnn_allocator *a, size_t *size) {
   return data;
 }
 
-static DLTensor f32_tensor(float *data, int ndim, int64_t *shape) {
-  DLTensor t;
-  memset(&t, 0, sizeof t);
-  t.data = data;
-  t.device.device_type = kDLCPU;
-  t.ndim = ndim;
-  t.dtype = wnn_dtype_to_dl(WNN_DTYPE_F32);
-  t.shape = shape;
-  return t;
-}
-
 static float input[72];
 static int64_t input_shape[] = {1, 2, 6, 6};
 
@@ -98,7 +87,7 @@ static wnn_model *load_net(wnn_kernels kernels) {
 static void run_net(wnn_model *m, float *probs, float *feat) {
   wnn_executor *ex = NULL;
   CHECK_OK(wnn_executor_create(m, &ex));
-  DLTensor t = f32_tensor(input, 4, input_shape);
+  DLTensor t = dl_tensor(input, WNN_DTYPE_F32, 4, input_shape);
   CHECK_OK(wnn_executor_set_input(ex, 0, &t));
   CHECK_OK(wnn_executor_run(ex));
   CHECK_OK(wnn_executor_copy_output(ex, 0, probs, 5 * sizeof(float)));
@@ -200,7 +189,7 @@ TEST(hand_computed_outputs) {
   wnn_executor *ex = NULL;
   CHECK_OK(wnn_executor_create(m, &ex));
   float in[4] = {-2, -1, 0, 3}, want[4] = {-3, -1, 1, 7};
-  DLTensor ti = f32_tensor(in, 1, s4), to;
+  DLTensor ti = dl_tensor(in, WNN_DTYPE_F32, 1, s4), to;
   CHECK_OK(wnn_executor_set_input_by_name(ex, "x", &ti));
   CHECK_OK(wnn_executor_run(ex));
   CHECK_OK(wnn_executor_get_output_by_name(ex, "y", &to));
@@ -218,24 +207,24 @@ TEST(bad_set_input_changes_nothing) {
   wnn_executor *ex = NULL;
   CHECK_OK(wnn_executor_create(m, &ex));
   for (int i = 0; i < 72; i++) input[i] = (float)i;
-  DLTensor good = f32_tensor(input, 4, input_shape), view;
+  DLTensor good = dl_tensor(input, WNN_DTYPE_F32, 4, input_shape), view;
   CHECK_OK(wnn_executor_set_input(ex, 0, &good));
 
   float other[72] = {0};
   int64_t wrong_shape[] = {1, 2, 6, 5}, three[] = {2, 6, 6};
-  DLTensor t = f32_tensor(other, 4, wrong_shape);
+  DLTensor t = dl_tensor(other, WNN_DTYPE_F32, 4, wrong_shape);
   CHECK_STATUS(wnn_executor_set_input(ex, 0, &t), WNN_ERR_SHAPE);
   CHECK(strstr(wnn_executor_errmsg(ex), "[1, 2, 6, 6]") && strstr(wnn_executor_errmsg(ex), "[1, 2, 6, 5]"));
-  t = f32_tensor(other, 3, three);
+  t = dl_tensor(other, WNN_DTYPE_F32, 3, three);
   CHECK_STATUS(wnn_executor_set_input(ex, 0, &t), WNN_ERR_SHAPE);
-  t = f32_tensor(other, 4, input_shape);
+  t = dl_tensor(other, WNN_DTYPE_F32, 4, input_shape);
   t.dtype = wnn_dtype_to_dl(WNN_DTYPE_I32);
   CHECK_STATUS(wnn_executor_set_input(ex, 0, &t), WNN_ERR_DTYPE);
   CHECK(strstr(wnn_executor_errmsg(ex), "float32") != NULL);
-  t = f32_tensor(other, 4, input_shape);
+  t = dl_tensor(other, WNN_DTYPE_F32, 4, input_shape);
   t.device.device_type = kDLCUDA;
   CHECK_STATUS(wnn_executor_set_input(ex, 0, &t), WNN_ERR_INVALID_ARGUMENT);
-  t = f32_tensor(other, 4, input_shape);
+  t = dl_tensor(other, WNN_DTYPE_F32, 4, input_shape);
   int64_t strides[] = {72, 36, 1, 6}; /* transposed: not dense row-major */
   t.strides = strides;
   CHECK_STATUS(wnn_executor_set_input(ex, 0, &t), WNN_ERR_INVALID_ARGUMENT);
@@ -246,7 +235,7 @@ TEST(bad_set_input_changes_nothing) {
   CHECK_STATUS(wnn_executor_set_input(ex, 0, NULL), WNN_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(wnn_executor_set_input_zero_copy(ex, 0, NULL), WNN_ERR_INVALID_ARGUMENT);
   /* Misaligned borrowed buffer. */
-  t = f32_tensor((float *)((char *)other + 1), 4, input_shape);
+  t = dl_tensor((float *)((char *)other + 1), WNN_DTYPE_F32, 4, input_shape);
   CHECK_STATUS(wnn_executor_set_input_zero_copy(ex, 0, &t), WNN_ERR_INVALID_ARGUMENT);
 
   /* After all of that, the input still holds what was set. */
@@ -271,7 +260,7 @@ TEST(zero_copy_input) {
   CHECK_OK(wnn_executor_create(m, &ex));
   _Alignas(16) float mine[72];
   memcpy(mine, input, sizeof mine);
-  DLTensor t = f32_tensor(mine, 4, input_shape), view;
+  DLTensor t = dl_tensor(mine, WNN_DTYPE_F32, 4, input_shape), view;
   CHECK_OK(wnn_executor_set_input_zero_copy(ex, 0, &t));
   CHECK_OK(wnn_executor_get_input(ex, 0, &view));
   CHECK(view.data == mine); /* borrowed, not copied */
@@ -284,7 +273,7 @@ TEST(zero_copy_input) {
   CHECK_OK(wnn_executor_get_output(ex, 1, &view));
   for (int i = 0; i < 36; i++) CHECK(((float *)view.data)[i] >= 0);
   /* Setting by copy takes the input back into the arena. */
-  t = f32_tensor(input, 4, input_shape);
+  t = dl_tensor(input, WNN_DTYPE_F32, 4, input_shape);
   CHECK_OK(wnn_executor_set_input(ex, 0, &t));
   CHECK_OK(wnn_executor_get_input(ex, 0, &view));
   CHECK(view.data != mine && view.data != input);
@@ -307,7 +296,7 @@ TEST(run_allocates_nothing) {
   wnn_executor *ex = NULL;
   CHECK_OK(wnn_executor_create(m, &ex));
   long before = c.calls;
-  DLTensor t = f32_tensor(input, 4, input_shape), view;
+  DLTensor t = dl_tensor(input, WNN_DTYPE_F32, 4, input_shape), view;
   float out[5];
   for (int i = 0; i < 100; i++) {
     input[0] = (float)i;
@@ -402,7 +391,7 @@ TEST(models_side_by_side_chained_by_name) {
   CHECK_OK(wnn_executor_create(a, &ea2));
   CHECK_OK(wnn_executor_create(bm, &eb));
   for (int i = 0; i < 72; i++) input[i] = frand();
-  DLTensor t = f32_tensor(input, 4, input_shape), feat, twice, other;
+  DLTensor t = dl_tensor(input, WNN_DTYPE_F32, 4, input_shape), feat, twice, other;
   CHECK_OK(wnn_executor_set_input(ea, 0, &t));
   CHECK_OK(wnn_executor_run(ea));
   CHECK_OK(wnn_executor_get_output_by_name(ea, "feat.0", &feat));
@@ -416,7 +405,7 @@ TEST(models_side_by_side_chained_by_name) {
   float saved[36];
   memcpy(saved, feat.data, sizeof saved);
   float zeros[72] = {0};
-  DLTensor z = f32_tensor(zeros, 4, input_shape);
+  DLTensor z = dl_tensor(zeros, WNN_DTYPE_F32, 4, input_shape);
   CHECK_OK(wnn_executor_set_input(ea2, 0, &z));
   CHECK_OK(wnn_executor_run(ea2));
   CHECK_OK(wnn_executor_get_output(ea2, 1, &other));

@@ -97,13 +97,7 @@ static void check_outputs(wnn_model *m) {
   float x[64];
   int64_t shape[] = {8, 8};
   for (int i = 0; i < 64; i++) x[i] = (float)i / 4;
-  DLTensor t;
-  memset(&t, 0, sizeof t);
-  t.data = x;
-  t.device.device_type = kDLCPU;
-  t.ndim = 2;
-  t.dtype = wnn_dtype_to_dl(WNN_DTYPE_F32);
-  t.shape = shape;
+  DLTensor t = dl_tensor(x, WNN_DTYPE_F32, 2, shape);
   CHECK_OK(wnn_executor_set_input(ex, 0, &t));
   CHECK_OK(wnn_executor_run(ex));
   float y[64];
@@ -470,13 +464,7 @@ TEST(fill_runs_and_feeds_shape_inputs) {
   if (m) CHECK_OK(wnn_executor_create(m, &ex));
   float x[4] = {1, 2, 3, 4}, y[4] = {0};
   int64_t shape[] = {4};
-  DLTensor t;
-  memset(&t, 0, sizeof t);
-  t.data = x;
-  t.device.device_type = kDLCPU;
-  t.ndim = 1;
-  t.dtype = wnn_dtype_to_dl(WNN_DTYPE_F32);
-  t.shape = shape;
+  DLTensor t = dl_tensor(x, WNN_DTYPE_F32, 1, shape);
   if (ex) {
     CHECK_OK(wnn_executor_set_input(ex, 0, &t));
     CHECK_OK(wnn_executor_run(ex));

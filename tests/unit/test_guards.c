@@ -15,17 +15,6 @@
 #include "../test.h"
 #include "robustness.h"
 
-static DLTensor tensor(void *data, wnn_dtype dtype, int ndim, int64_t *shape) {
-  DLTensor t;
-  memset(&t, 0, sizeof t);
-  t.data = data;
-  t.device.device_type = kDLCPU;
-  t.ndim = ndim;
-  t.dtype = wnn_dtype_to_dl(dtype);
-  t.shape = shape;
-  return t;
-}
-
 /* ------------------------------------------------------------ the builder */
 
 /* y = Where(c, Gather(x, idx), Neg(x)): the Gather runs only when c is true
@@ -64,8 +53,8 @@ static wnn_status run_if_like(wnn_executor *ex, uint8_t cond, const int64_t *idx
   int64_t three = 3;
   int64_t ix[3];
   memcpy(ix, idx, sizeof ix);
-  DLTensor tx = tensor(x, WNN_DTYPE_F32, 1, &three), tc = tensor(&cond, WNN_DTYPE_BOOL, 0, NULL),
-           ti = tensor(ix, WNN_DTYPE_I64, 1, &three);
+  DLTensor tx = dl_tensor(x, WNN_DTYPE_F32, 1, &three), tc = dl_tensor(&cond, WNN_DTYPE_BOOL, 0, NULL),
+           ti = dl_tensor(ix, WNN_DTYPE_I64, 1, &three);
   wnn_status st = wnn_executor_set_input(ex, 0, &tx);
   if (!st) st = wnn_executor_set_input(ex, 1, &tc);
   if (!st) st = wnn_executor_set_input(ex, 2, &ti);
@@ -195,9 +184,9 @@ TEST(reading_a_skipped_value_fails_the_run) {
       float xv[3] = {-1, 0, 1}, y[3];
       int64_t c64 = 0;
       float c32 = 0.0f;
-      DLTensor tx = tensor(xv, WNN_DTYPE_F32, 1, &three);
-      DLTensor tc = variant == 2 ? tensor(&c32, WNN_DTYPE_F32, 0, NULL)
-                                 : tensor(&c64, WNN_DTYPE_I64, 0, NULL);
+      DLTensor tx = dl_tensor(xv, WNN_DTYPE_F32, 1, &three);
+      DLTensor tc = variant == 2 ? dl_tensor(&c32, WNN_DTYPE_F32, 0, NULL)
+                                 : dl_tensor(&c64, WNN_DTYPE_I64, 0, NULL);
       CHECK_OK(wnn_executor_set_input(ex, 0, &tx));
       CHECK_OK(wnn_executor_set_input(ex, 1, &tc));
       CHECK_STATUS(wnn_executor_run(ex), WNN_ERR_UNSUPPORTED);
@@ -345,7 +334,7 @@ TEST(loader_counts_guards_as_reads_in_the_plan) {
       if (ex) {
         int64_t one = 1;
         float x = 2.0f, y = 0.0f;
-        DLTensor t = tensor(&x, WNN_DTYPE_F32, 1, &one);
+        DLTensor t = dl_tensor(&x, WNN_DTYPE_F32, 1, &one);
         CHECK_OK(wnn_executor_set_input(ex, 0, &t));
         CHECK_OK(wnn_executor_run(ex));
         CHECK_OK(wnn_executor_copy_output(ex, 0, &y, sizeof y));

@@ -12,6 +12,7 @@
 #include "wnn.h"
 #include "wnn_builder.h"
 #include "../test.h"
+#include "robustness.h"
 
 #define N 1000
 
@@ -52,13 +53,8 @@ static void run_and_check(const void *artifact, size_t size, bool reread) {
   float x[N], y[N];
   for (int i = 0; i < N; i++) x[i] = (float)(i % 37) / 9.0f - 2.0f;
   const int64_t n = N;
-  DLTensor t;
-  memset(&t, 0, sizeof t);
-  t.data = x;
-  t.device.device_type = kDLCPU;
-  t.ndim = 1;
-  t.dtype = wnn_dtype_to_dl(WNN_DTYPE_F32);
-  t.shape = (int64_t *)&n;
+  int64_t shape[1] = {n};
+  DLTensor t = dl_tensor(x, WNN_DTYPE_F32, 1, shape);
   CHECK_OK(wnn_executor_set_input(ex, 0, &t));
   for (int rep = 0; rep < 2; rep++) { /* a second run from the same input */
     CHECK_OK(wnn_executor_run(ex));

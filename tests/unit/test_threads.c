@@ -8,6 +8,7 @@
 #include "wnn.h"
 #include "wnn_builder.h"
 #include "../test.h"
+#include "robustness.h"
 
 #if defined(__wasi__) || defined(__EMSCRIPTEN__)
 
@@ -26,16 +27,7 @@ int main(void) {
 static wnn_model *model;
 static float inputs[THREADS][N], expected[THREADS][N];
 
-static DLTensor tensor(float *data, int64_t *shape) {
-  DLTensor t;
-  memset(&t, 0, sizeof t);
-  t.data = data;
-  t.device.device_type = kDLCPU;
-  t.ndim = 2;
-  t.dtype = wnn_dtype_to_dl(WNN_DTYPE_F32);
-  t.shape = shape;
-  return t;
-}
+static DLTensor tensor(float *data, int64_t *shape) { return dl_tensor(data, WNN_DTYPE_F32, 2, shape); }
 
 /* y = Sigmoid(x * W + x): element-wise, so every value depends on its input. */
 static wnn_model *build(void) {
