@@ -188,6 +188,22 @@ typedef struct wnn_rnn_params {
   wnn_f32_gemm_ukernel *gemm;
 } wnn_rnn_params;
 
+/* Where the recurrent ops (LSTM, GRU, RNN) keep things, for layout 0
+ * ([seq, dirs, batch, hidden]) and layout 1 ([batch, seq, dirs, hidden]):
+ * the row of X holding time step t of batch entry b, the offset of
+ * (t, dir, b) in Y, and the offset of (dir, b) in Y_h / initial_h. */
+static inline size_t wnn_rnn_x_row(int layout, size_t seq, size_t batch, size_t t, size_t b) {
+  return layout ? b * seq + t : t * batch + b;
+}
+static inline size_t wnn_rnn_y_offset(int layout, size_t seq, size_t batch, size_t dirs,
+                                      size_t hidden, size_t t, size_t dir, size_t b) {
+  return (layout ? (b * seq + t) * dirs + dir : (t * dirs + dir) * batch + b) * hidden;
+}
+static inline size_t wnn_rnn_h_offset(int layout, size_t batch, size_t dirs, size_t hidden,
+                                      size_t dir, size_t b) {
+  return (layout ? b * dirs + dir : dir * batch + b) * hidden;
+}
+
 /* The activation `act` (WNN_RNN_*) of x. */
 static inline float wnn_rnn_activate(int act, float x) {
   switch (act) {

@@ -176,17 +176,15 @@ static inline float clip_to(float v, float c) { return v > c ? c : v < -c ? -c :
 
 /* Row of X (and of XW) holding time step t of batch entry b. */
 static inline size_t row_of(const wnn_rnn_params *p, size_t t, size_t b) {
-  return p->layout ? b * p->seq + t : t * p->batch + b;
+  return wnn_rnn_x_row(p->layout, p->seq, p->batch, t, b);
 }
 
 /* Offset of (t, dir, b) in Y and of (dir, b) in Y_h / initial_h. */
 static inline size_t y_offset(const wnn_rnn_params *p, size_t t, size_t dir, size_t b) {
-  const size_t dirs = (size_t)p->directions;
-  return (p->layout ? (b * p->seq + t) * dirs + dir : (t * dirs + dir) * p->batch + b) * p->hidden;
+  return wnn_rnn_y_offset(p->layout, p->seq, p->batch, (size_t)p->directions, p->hidden, t, dir, b);
 }
 static inline size_t h_offset(const wnn_rnn_params *p, size_t dir, size_t b) {
-  const size_t dirs = (size_t)p->directions;
-  return (p->layout ? b * dirs + dir : dir * p->batch + b) * p->hidden;
+  return wnn_rnn_h_offset(p->layout, p->batch, (size_t)p->directions, p->hidden, dir, b);
 }
 
 /* XW = X * W_dir^T plus, for each gate column, the bias terms that go with it:

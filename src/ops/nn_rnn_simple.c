@@ -121,15 +121,13 @@ wnn_status wnn_rnn_prepare(wnn_prepare_ctx *ctx) {
 }
 
 static inline size_t x_row(const wnn_simple_rnn_params *p, size_t t, size_t b) {
-  return p->layout ? b * p->seq + t : t * p->batch + b;
+  return wnn_rnn_x_row(p->layout, p->seq, p->batch, t, b);
 }
 static inline size_t y_at(const wnn_simple_rnn_params *p, size_t t, size_t d, size_t b) {
-  const size_t dirs = (size_t)p->directions;
-  return (p->layout ? (b * p->seq + t) * dirs + d : (t * dirs + d) * p->batch + b) * p->hidden;
+  return wnn_rnn_y_offset(p->layout, p->seq, p->batch, (size_t)p->directions, p->hidden, t, d, b);
 }
 static inline size_t h_at(const wnn_simple_rnn_params *p, size_t d, size_t b) {
-  const size_t dirs = (size_t)p->directions;
-  return (p->layout ? b * dirs + d : d * p->batch + b) * p->hidden;
+  return wnn_rnn_h_offset(p->layout, p->batch, (size_t)p->directions, p->hidden, d, b);
 }
 
 wnn_status wnn_rnn_run(const wnn_run_ctx *ctx) {
