@@ -46,6 +46,25 @@ extern "C" {
 /* Most dimensions a tensor may have. */
 #define WNN_MAX_DIMS 8
 
+/* Resource limits: the largest artifact the loader accepts, the same on every
+ * platform, so that what loads natively loads in wasm32 too (docs/format.md,
+ * "Limits"). Past them wnn_model_load fails with WNN_ERR_LIMIT (a section
+ * table outside the buffer is WNN_ERR_BAD_SECTION); `wnn convert` refuses to
+ * write such an artifact (docs/importer.md).
+ *   - a tensor (input, output, param, intermediate): WNN_MAX_TENSOR_BYTES;
+ *   - one dimension: WNN_MAX_DIM; WNN_MAX_DIMS dimensions;
+ *   - the arena of an executor: WNN_MAX_ARENA_BYTES;
+ *   - a graph: WNN_MAX_VALUES values, WNN_MAX_NODES nodes, at most 64
+ *     sections in the container;
+ *   - the artifact itself: any size the buffer holds (its sections are 64-bit
+ *     offsets); in wasm32 the web module's memory tops out at 2 GiB, artifact,
+ *     weights and arenas together. */
+#define WNN_MAX_TENSOR_BYTES 2147483647u /* 2^31 - 1 */
+#define WNN_MAX_ARENA_BYTES 2147483647u
+#define WNN_MAX_DIM (INT64_C(1) << 40)
+#define WNN_MAX_VALUES (1 << 22)
+#define WNN_MAX_NODES (1 << 20)
+
 typedef enum wnn_status {
   WNN_OK = 0,
   WNN_ERR_INVALID_ARGUMENT = 1, /* NULL where a pointer is required, bad option */
@@ -66,7 +85,8 @@ typedef enum wnn_status {
   WNN_ERR_SHAPE = 16,           /* tensor of the wrong shape */
   WNN_ERR_SIZE = 17,            /* wrong byte count */
   WNN_ERR_UNSUPPORTED = 18,     /* valid request this build does not support */
-  WNN_ERR_IO = 19               /* file could not be read or written (CLI and tools) */
+  WNN_ERR_IO = 19,              /* file could not be read or written (CLI and tools) */
+  WNN_ERR_LIMIT = 20            /* larger than a resource limit (WNN_MAX_*, --max-memory) */
 } wnn_status;
 
 /* Element types. The numbers are stored in no artifact; the format names dtypes

@@ -98,7 +98,10 @@ wnn_status wnn_container_read(const uint8_t *buf, size_t size, int verify_sectio
     if (e[i].offset % WNN_SECTION_ALIGN != 0)
       return fail(WNN_ERR_BAD_SECTION, "section %u (%s) starts at %llu, not a multiple of %d", i,
                   name, (unsigned long long)e[i].offset, WNN_SECTION_ALIGN);
-    if (e[i].offset < table_end || e[i].stored > file_size - e[i].offset)
+    /* Written so that nothing can wrap: offset is compared with file_size
+     * before it is subtracted from it. */
+    if (e[i].offset < table_end || e[i].offset > file_size ||
+        e[i].stored > file_size - e[i].offset)
       return fail(WNN_ERR_BAD_SECTION,
                   "section %u (%s) at %llu+%llu lies outside the artifact's data (%llu..%llu)", i,
                   name, (unsigned long long)e[i].offset, (unsigned long long)e[i].stored,

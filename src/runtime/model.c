@@ -15,9 +15,9 @@
 #include "runtime/model.h"
 #include "runtime/plan.h"
 
-#define MAX_VALUES (1 << 22)
-#define MAX_NODES (1 << 20)
-#define MAX_DIM (INT64_C(1) << 40)
+#define MAX_VALUES WNN_MAX_VALUES
+#define MAX_NODES WNN_MAX_NODES
+#define MAX_DIM WNN_MAX_DIM
 /* Arena values and scratch start at multiples of this. */
 #define ARENA_ALIGN 16
 
@@ -131,9 +131,11 @@ static wnn_status read_value(wnn_model *m, const cJSON *j, int index, const uint
     numel *= (uint64_t)v->dims[d];
   }
   uint64_t esize = wnn_dtype_size(v->dtype);
-  if (numel > (uint64_t)(SIZE_MAX / 2) / esize)
-    return fail(WNN_ERR_MALFORMED, "graph: %s is too large for this platform (%llu elements)",
-                where, (unsigned long long)numel);
+  if (numel > WNN_MAX_TENSOR_BYTES / esize)
+    return fail(WNN_ERR_LIMIT,
+                "graph: %s is too large: %llu elements of %u bytes, over the %u-byte limit of a "
+                "tensor (WNN_MAX_TENSOR_BYTES)",
+                where, (unsigned long long)numel, (unsigned)esize, WNN_MAX_TENSOR_BYTES);
   v->nbytes = (size_t)(numel * esize);
   v->root = index;
 
@@ -175,7 +177,7 @@ static wnn_status read_value(wnn_model *m, const cJSON *j, int index, const uint
         return fail(WNN_ERR_MALFORMED,
                     "graph: %s (%s) lies at %zu+%zu, outside the %zu-byte WEIGHTS section", where,
                     pname, offset, nbytes, weights_size);
-      v->data = weights + offset;
+      v->data = weights ? weights + offset : NULL; /* no WEIGHTS: only empty params */
       v->codec = (unsigned)codec;
       break;
     }
@@ -592,10 +594,13 @@ static wnn_status read_graph(wnn_model *m, const cJSON *g, const uint8_t *weight
   const cJSON *values = get_array(g, "values", "graph");
   const cJSON *nodes = get_array(g, "nodes", "graph");
   if (!values || !nodes) return WNN_ERR_MALFORMED;
-  wnn_status st = get_size(g, "arena_bytes", "graph", &m->arena_bytes);
+  int64_t arena;
+  wnn_status st = get_int(g, "arena_bytes", 0, INT64_MAX, "graph", &arena);
   if (st) return st;
-  if (m->arena_bytes > SIZE_MAX / 2)
-    return fail(WNN_ERR_BAD_PLAN, "graph: arena_bytes %zu is too large", m->arena_bytes);
+  if (arena > (int64_t)WNN_MAX_ARENA_BYTES)
+    return fail(WNN_ERR_LIMIT, "graph: arena_bytes %lld is too large (WNN_MAX_ARENA_BYTES is %u)",
+                (long long)arena, WNN_MAX_ARENA_BYTES);
+  m->arena_bytes = (size_t)arena;
   int nv = cJSON_GetArraySize(values), nn = cJSON_GetArraySize(nodes);
   if (nv > MAX_VALUES || nn > MAX_NODES)
     return fail(WNN_ERR_MALFORMED, "graph: %d values and %d nodes exceed the limits (%d, %d)", nv,

@@ -29,6 +29,7 @@ const char *wnn_status_str(wnn_status status) {
     case WNN_ERR_SIZE: return "wrong size";
     case WNN_ERR_UNSUPPORTED: return "unsupported";
     case WNN_ERR_IO: return "i/o error";
+    case WNN_ERR_LIMIT: return "resource limit exceeded";
   }
   return "unknown status";
 }

@@ -173,6 +173,32 @@ TEST(section_outside_buffer) {
   free_artifact(buf, size);
 }
 
+/* Issue 18: an offset past the end of the file once passed the check, as
+ * file_size - offset wrapped around, and the section CRC then read past the
+ * buffer (SIGSEGV natively, a trap in wasm). The buffer here is a copy of
+ * exactly `size` bytes, so ASan sees any read past it. */
+TEST(section_offset_past_end) {
+  size_t size;
+  uint8_t *buf = artifact(relu_graph, NULL, 0, &size);
+  uint64_t past[] = {(uint64_t)(size + 64) & ~UINT64_C(63), UINT64_C(1) << 32,
+                     UINT64_C(1) << 62, UINT64_MAX & ~UINT64_C(63)};
+  for (size_t k = 0; k < sizeof past / sizeof *past; k++)
+    for (int entry = 0; entry < 2; entry++) { /* GRAPH, METADATA */
+      uint8_t *copy = malloc(size);
+      memcpy(copy, buf, size);
+      uint8_t *e = copy + WNN_HEADER_SIZE + (size_t)entry * WNN_ENTRY_SIZE;
+      wnn_wr64(e + 8, past[k]);
+      wnn_wr64(e + 16, 8); /* a small stored size: the old check's blind spot */
+      wnn_wr64(e + 24, 8);
+      wnn_container_reseal(copy);
+      expect_load(copy, size, 0, WNN_ERR_BAD_SECTION, "outside");
+      expect_load(copy, size, WNN_LOAD_NO_CHECKSUM, WNN_ERR_BAD_SECTION, "outside");
+      expect_load(copy, size, WNN_LOAD_BORROW, WNN_ERR_BAD_SECTION, "outside");
+      free(copy);
+    }
+  free_artifact(buf, size);
+}
+
 TEST(section_size_overflows) {
   size_t size;
   uint8_t *buf = artifact(relu_graph, NULL, 0, &size);
@@ -289,7 +315,12 @@ TEST(sizes_that_overflow) {
               WNN_ERR_MALFORMED, "overflow");
   /* 2^40 * 2^20 floats fit in 64 bits but in no address space we run on. */
   expect_edit("\"shape\":[2,3],\"offset\":0", "\"shape\":[1099511627776,1048576,4],\"offset\":0",
-              WNN_ERR_MALFORMED, "too large");
+              WNN_ERR_LIMIT, "too large");
+  /* 2^29 floats are 2^31 bytes: one past WNN_MAX_TENSOR_BYTES, on every platform. */
+  expect_edit("\"shape\":[2,3],\"offset\":0", "\"shape\":[536870912],\"offset\":0",
+              WNN_ERR_LIMIT, "WNN_MAX_TENSOR_BYTES");
+  expect_edit("\"arena_bytes\":128", "\"arena_bytes\":2147483648", WNN_ERR_LIMIT,
+              "WNN_MAX_ARENA_BYTES");
 }
 
 TEST(recorded_shape_lies) {
@@ -487,6 +518,7 @@ int main(void) {
   RUN(header_checksum_mismatch);
   RUN(section_checksum_mismatch);
   RUN(section_outside_buffer);
+  RUN(section_offset_past_end);
   RUN(section_size_overflows);
   RUN(sections_overlap_or_repeat);
   RUN(unknown_codec);
