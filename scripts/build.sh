@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Configures and builds the four presets (native, asan, web, wasi) in
-# build/<preset>, incrementally, then checks the wasm modules' imports and
+# Configures and builds the five presets (native, asan, asan-clang, web, wasi)
+# in build/<preset>, incrementally, then checks the wasm modules' imports and
 # prints their sizes against the budget. Run scripts/setup.sh once before.
 #
-#   bash scripts/build.sh [PRESET...]      (default: all four)
+#   bash scripts/build.sh [PRESET...]      (default: those five; tsan and fuzz
+#                                           are built by scripts/test.sh and
+#                                           scripts/fuzz.sh)
 #
 # Every preset is attempted even when one fails; the exit status is non-zero
 # if any build or check failed.
@@ -12,7 +14,7 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 presets=("$@")
-[ ${#presets[@]} -gt 0 ] || presets=(native asan web wasi)
+[ ${#presets[@]} -gt 0 ] || presets=(native asan asan-clang web wasi)
 
 failed=()
 for p in "${presets[@]}"; do

@@ -5,14 +5,17 @@
 #
 #   1. Debian packages (apt-get when root; otherwise prints the command and
 #      fails).
-#   2. .deps/ (gitignored), for the wasm targets only:
+#   2. .deps/ (gitignored):
 #        .deps/cjson/cJSON.c              cJSON's source, from `apt-get source cjson`
 #        .deps/include/cjson/cJSON.h      its header, where <cjson/cJSON.h> finds it
 #        .deps/include/dlpack/dlpack.h    copied from libdlpack-dev
 #      `apt-get source` needs deb-src entries; when none are configured they are
 #      derived from the existing apt sources (same archives, type deb-src) into
 #      /etc/apt/sources.list.d/wnn-deb-src.{sources,list}.
-# Native builds use the system's libcjson-dev and libdlpack-dev directly.
+# Every build compiles its own private copy of cJSON from .deps/cjson
+# (CMakeLists.txt renames its symbols); native builds read DLPack from
+# libdlpack-dev. libcjson-dev serves tests/isolation, a host program that
+# uses the system cJSON around a model load.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -39,7 +42,7 @@ is_root() { [ "$(id -u)" -eq 0 ]; }
 # (its sample photographs are the inputs); none of their recommends is needed.
 PACKAGES=(
   cmake ninja-build clang lld lld-14 llvm-14 wasi-libc libclang-rt-14-dev-wasm32
-  emscripten binaryen wabt libcjson-dev libdlpack-dev dpkg-dev gzip nodejs npm
+  emscripten binaryen wabt libcjson-dev libdlpack-dev dpkg-dev gzip nodejs npm libclang-rt-14-dev
   libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata chromium
   python3-torch python3-torchvision python3-onnx python3-skimage
 )

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Everything `npm test` runs:
 #   setup (Debian packages, .deps/) -> build (all presets) ->
-#   ctest in build/native, build/asan and build/wasi (the same C tests as WASI
-#   modules under Node) -> build/fixtures via build/native/make_fixtures ->
+#   ctest in build/native, build/asan (gcc's ASan+UBSan), build/asan-clang
+#   (clang's) and build/wasi (the same C tests as WASI modules under Node) ->
+#   the thread tests under ThreadSanitizer (build/tsan) -> the fuzz harnesses
+#   in their short mode (scripts/fuzz.sh --short: a fixed number of runs each,
+#   and every committed regression input) -> build/fixtures via
+#   build/native/make_fixtures ->
 #   npm install (the dev dependencies the JS host and package tests run: deno,
 #   bun, workerd, playwright-core, esbuild; and those `npm run bench` compares
 #   against: onnxruntime-web, onnxruntime-node; skipped when node_modules is up
@@ -43,6 +47,14 @@ ctest_in() {
   ctest --test-dir "$dir" --output-on-failure -j2
 }
 
+# The thread tests under ThreadSanitizer: only what they need is built.
+tsan_tests() {
+  cmake --preset tsan >build/configure-tsan.log 2>&1 || { cat build/configure-tsan.log; return 1; }
+  cmake --build --preset tsan --target test_unit_test_threads || return 1
+  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    ctest --test-dir build/tsan --output-on-failure -R '^unit/test_threads$'
+}
+
 fixtures() {
   if [ -x build/native/make_fixtures ]; then
     rm -rf build/fixtures
@@ -80,7 +92,12 @@ step setup bash scripts/setup.sh || {
 step build bash scripts/build.sh
 step "ctest native" ctest_in native
 step "ctest asan" ctest_in asan
+step "ctest asan-clang" ctest_in asan-clang
 step "ctest wasi (node)" ctest_in wasi
+step "tsan threads" tsan_tests
+if [ -f scripts/fuzz.sh ]; then
+  step "fuzz (short)" bash scripts/fuzz.sh --short
+fi
 step fixtures fixtures
 step "npm install" npm_deps
 step "node --test tests/js" js_tests

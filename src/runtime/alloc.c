@@ -1,6 +1,5 @@
 #include "runtime/alloc.h"
 
-#include <cjson/cJSON.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -66,15 +65,19 @@ void wnn_free_str(const wnn_allocator *a, char *s) {
   if (s) wnn_free(a, s, strlen(s) + 1, 1);
 }
 
-/* cJSON's hooks take no user pointer and free without a size, so each block
- * carries a 16-byte prefix with its size, and the allocator in force is a
- * per-thread pointer set by wnn_json_begin. */
+/* wnn's private cJSON allocates through these (src/runtime/cjson_build.h maps
+ * its malloc/free/realloc here). They take no user pointer and free without a
+ * size, so each block carries a 16-byte prefix with its size, and the
+ * allocator in force is a per-thread pointer set by wnn_json_begin. */
 static _Thread_local const wnn_allocator *json_allocator;
 static _Thread_local int json_out_of_memory;
 
-static void *json_malloc(size_t size) {
+void *wnn_json_malloc(size_t size) {
   const wnn_allocator *a = json_allocator ? json_allocator : &wnn_default_allocator;
-  if (size > SIZE_MAX - 16) return NULL;
+  if (size > SIZE_MAX - 16) {
+    json_out_of_memory = 1;
+    return NULL;
+  }
   unsigned char *p = wnn_alloc(a, size + 16, 16);
   if (!p) {
     json_out_of_memory = 1;
@@ -84,7 +87,7 @@ static void *json_malloc(size_t size) {
   return p + 16;
 }
 
-static void json_free(void *ptr) {
+void wnn_json_free(void *ptr) {
   if (!ptr) return;
   const wnn_allocator *a = json_allocator ? json_allocator : &wnn_default_allocator;
   unsigned char *p = (unsigned char *)ptr - 16;
@@ -93,11 +96,21 @@ static void json_free(void *ptr) {
   wnn_free(a, p, size + 16, 16);
 }
 
+/* cJSON grows its print buffer with realloc. */
+void *wnn_json_realloc(void *ptr, size_t size) {
+  if (!ptr) return wnn_json_malloc(size);
+  size_t old;
+  memcpy(&old, (unsigned char *)ptr - 16, sizeof old);
+  void *q = wnn_json_malloc(size);
+  if (!q) return NULL; /* ptr stays valid, as realloc's contract says */
+  memcpy(q, ptr, old < size ? old : size);
+  wnn_json_free(ptr);
+  return q;
+}
+
 void wnn_json_begin(const wnn_allocator *a) {
-  static cJSON_Hooks hooks = {json_malloc, json_free};
   json_allocator = a;
   json_out_of_memory = 0;
-  cJSON_InitHooks(&hooks);
 }
 
 void wnn_json_end(void) { json_allocator = NULL; }

@@ -21,8 +21,9 @@ void *wnn_calloc(const wnn_allocator *a, size_t count, size_t size, size_t align
 char *wnn_strndup(const wnn_allocator *a, const char *s, size_t len);
 void wnn_free_str(const wnn_allocator *a, char *s);
 
-/* cJSON has one global allocator; these route it, on the calling thread, to `a`
- * for the duration of a parse or a build (and back to nothing afterwards). */
+/* wnn's private cJSON allocates with `a` on the calling thread between these
+ * two calls (for a parse or a build), with the default allocator otherwise.
+ * Nothing process-wide changes: no cJSON_InitHooks (CMakeLists.txt). */
 void wnn_json_begin(const wnn_allocator *a);
 void wnn_json_end(void);
 /* Whether an allocation failed since wnn_json_begin: cJSON reports an out-of-

@@ -1,12 +1,18 @@
 /* One model shared by many threads: each thread runs its own executor, and
  * others call the stateless wnn_model_predict, all at once. Every result must
- * equal the single-threaded one bit for bit. Native only: the WASI target has
- * no threads, and this program says so and skips there. */
+ * equal the single-threaded one bit for bit. Other threads load and free
+ * models meanwhile, good and bad artifacts alike (the JSON parser's state is
+ * per thread). scripts/test.sh also runs this program under ThreadSanitizer
+ * (the tsan preset; cJSON is built from source, so it is instrumented too).
+ * Native only: the WASI target has no threads, and this program says so and
+ * skips there. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "wnn.h"
 #include "wnn_builder.h"
+#include "runtime/format.h"
 #include "../test.h"
 #include "robustness.h"
 
@@ -20,11 +26,15 @@ int main(void) {
 #else
 #include <pthread.h>
 
-#define THREADS 4
+#define THREADS 8
+#define LOADERS 3
 #define RUNS 50
 #define N 4096
 
 static wnn_model *model;
+/* The artifact, for the loader threads; and a copy whose GRAPH is not JSON. */
+static void *artifact, *broken;
+static size_t artifact_size;
 static float inputs[THREADS][N], expected[THREADS][N];
 
 static DLTensor tensor(float *data, int64_t *shape) { return dl_tensor(data, WNN_DTYPE_F32, 2, shape); }
@@ -47,10 +57,44 @@ static wnn_model *build(void) {
       !wnn_builder_add_node(b, "Sigmoid", NULL, &a, 1, NULL, 1, &y) &&
       !wnn_builder_add_output(b, y, "y") && !wnn_builder_finish(b, &data, &size)) {
     if (wnn_model_load(data, size, NULL, &out)) out = NULL;
+    /* Keep copies for the loader threads: the artifact, and one whose GRAPH
+     * section starts with a byte that is no JSON (loaded with checksums off,
+     * so the parser sees it). */
+    artifact = malloc(size);
+    broken = malloc(size);
+    if (artifact && broken) {
+      memcpy(artifact, data, size);
+      memcpy(broken, data, size);
+      artifact_size = size;
+      uint64_t off = 0; /* entry 0 is GRAPH: its offset is at header + 8 */
+      memcpy(&off, (uint8_t *)broken + WNN_HEADER_SIZE + 8, sizeof off);
+      if (off < size) ((uint8_t *)broken)[off] = '#';
+    }
     wnn_builder_free_artifact(b, data, size);
   }
   wnn_builder_free(b);
   return out;
+}
+
+static void *loader(void *arg) {
+  long bad = 0;
+  for (int r = 0; r < RUNS / 5; r++) {
+    wnn_model *m = NULL;
+    wnn_load_options borrow = {WNN_LOAD_BORROW, WNN_KERNELS_AUTO, NULL};
+    if (wnn_model_load(artifact, artifact_size, (r & 1) ? &borrow : NULL, &m)) bad++;
+    wnn_executor *ex = NULL;
+    if (m && (wnn_executor_create(m, &ex) || wnn_executor_run(ex))) bad++;
+    wnn_executor_destroy(ex);
+    wnn_model_free(m);
+    /* A failed parse writes cJSON's error record: it must be this thread's. */
+    m = NULL;
+    wnn_load_options unchecked = {WNN_LOAD_NO_CHECKSUM, WNN_KERNELS_AUTO, NULL};
+    if (wnn_model_load(broken, artifact_size, &unchecked, &m) != WNN_ERR_MALFORMED) bad++;
+    if (!strstr(wnn_last_error(), "graph")) bad++;
+    wnn_model_free(m);
+  }
+  (void)arg;
+  return (void *)(intptr_t)bad;
 }
 
 static void *worker(void *arg) {
@@ -85,16 +129,20 @@ TEST(executors_and_predict_on_threads) {
     DLTensor in = tensor(inputs[k], s), out = tensor(expected[k], s);
     CHECK_OK(wnn_model_predict(model, &in, 1, &out, 1));
   }
-  pthread_t th[THREADS];
-  for (int k = 0; k < THREADS; k++)
-    CHECK(pthread_create(&th[k], NULL, worker, (void *)(intptr_t)k) == 0);
-  for (int k = 0; k < THREADS; k++) {
+  CHECK(artifact != NULL && broken != NULL);
+  pthread_t th[THREADS + LOADERS];
+  for (int k = 0; k < THREADS + LOADERS; k++)
+    CHECK(pthread_create(&th[k], NULL, k < THREADS ? worker : loader, (void *)(intptr_t)k) == 0);
+  for (int k = 0; k < THREADS + LOADERS; k++) {
     void *bad = NULL;
     pthread_join(th[k], &bad);
     if (bad) printf("  thread %d: %ld bad runs\n", k, (long)(intptr_t)bad);
     CHECK(bad == NULL);
   }
   wnn_model_free(model);
+  free(artifact);
+  free(broken);
+  artifact = broken = NULL;
 }
 
 TEST(predict_checks_its_arguments) {
