@@ -668,6 +668,10 @@ wnn_status wnn_builder_finish(wnn_builder *b, void **data, size_t *size) {
   size_t arena_bytes = 0, weights_bytes = 0;
   wnn_status st = plan(b, &arena_bytes);
   if (st) return st;
+  if (arena_bytes > WNN_MAX_ARENA_BYTES)
+    return fail(WNN_ERR_LIMIT,
+                "finish: the memory plan needs a %zu-byte arena, over the %u bytes an artifact "
+                "may plan (WNN_MAX_ARENA_BYTES)", arena_bytes, WNN_MAX_ARENA_BYTES);
   wnn_fill_layout fills = {0}; /* what the loader materializes for FILL params */
   for (int i = 0; i < b->num_values; i++)
     if (b->values[i].kind == WNN_VALUE_PARAM) {

@@ -43,9 +43,11 @@ static const char usage_text[] =
     "\n"
     "commands:\n"
     "  convert MODEL.onnx -o OUT.wnn [--shape NAME=1x3x224x224]... [--const NAME=FILE]...\n"
+    "          [--max-memory BYTES]\n"
     "      converts an ONNX model (native CLI only); --shape fixes an input's shape,\n"
     "      --const freezes an input to the tensor in FILE (.npy or .pb): the artifact\n"
-    "      no longer has that input and is specialized to that value\n"
+    "      no longer has that input and is specialized to that value; --max-memory\n"
+    "      caps the tensor data held while converting (like 512M or 2G; default 4G)\n"
     "  info MODEL.wnn [--json]\n"
     "      inputs, outputs, params count, arena and weights bytes, metadata\n"
     "  run MODEL.wnn --input NAME=FILE ... [--output-dir DIR]\n"
@@ -651,15 +653,16 @@ static int cmd_convert(int argc, char **argv) {
   int num_shapes = 0;
   const char *const_specs[MAX_SHAPE_SPECS];
   int num_consts = 0;
+  size_t max_memory = 0;
   for (int i = 2; i < argc; i++) {
     const char *arg = argv[i];
     const char *value = NULL;
     if (!strcmp(arg, "-o") || !strcmp(arg, "--output") || !strcmp(arg, "--shape") ||
-        !strcmp(arg, "--const")) {
+        !strcmp(arg, "--const") || !strcmp(arg, "--max-memory")) {
       if (i + 1 >= argc) return usage_error("convert: %s needs a value", arg);
       value = argv[++i];
     } else if (!strncmp(arg, "--output=", 9) || !strncmp(arg, "--shape=", 8) ||
-               !strncmp(arg, "--const=", 8)) {
+               !strncmp(arg, "--const=", 8) || !strncmp(arg, "--max-memory=", 13)) {
       value = strchr(arg, '=') + 1;
     } else if (arg[0] == '-' && arg[1]) {
       return usage_error("convert: unknown option '%s'", arg);
@@ -668,7 +671,20 @@ static int cmd_convert(int argc, char **argv) {
       model = arg;
       continue;
     }
-    if (!strncmp(arg, "--shape", 7)) {
+    if (!strncmp(arg, "--max-memory", 12)) {
+      /* BYTES, or a count with a K, M or G suffix (powers of 1024). */
+      char *end;
+      errno = 0;
+      unsigned long long v = strtoull(value, &end, 10);
+      unsigned shift = 0;
+      if (*end == 'K' || *end == 'k') shift = 10, end++;
+      else if (*end == 'M' || *end == 'm') shift = 20, end++;
+      else if (*end == 'G' || *end == 'g') shift = 30, end++;
+      if (!*value || *value == '-' || *end || errno || v == 0 || v > (SIZE_MAX >> shift))
+        return usage_error("convert: --max-memory expects a byte count like 512M or 2G, got '%s'",
+                           value);
+      max_memory = (size_t)v << shift;
+    } else if (!strncmp(arg, "--shape", 7)) {
       if (num_shapes == MAX_SHAPE_SPECS)
         return usage_error("convert: more than %d --shape options", MAX_SHAPE_SPECS);
       shape_specs[num_shapes++] = value;
@@ -685,6 +701,7 @@ static int cmd_convert(int argc, char **argv) {
   if (!out) return usage_error("convert: no output file given (-o OUT.wnn)");
 #ifndef WNN_CLI_WITH_IMPORTER
   (void)shape_specs;
+  (void)max_memory;
   (void)const_specs;
   fputs("wnn: convert: ONNX conversion is available in the native CLI only (build/native/wnn):\n"
         "  the importer links protobuf-c, which is not built for WebAssembly here.\n"
@@ -749,6 +766,7 @@ static int cmd_convert(int argc, char **argv) {
   opt.model_name = name;
   opt.consts = consts;
   opt.num_consts = num_consts;
+  opt.max_memory = max_memory;
   wnn_import_result res;
   if (!rc) {
     wnn_status st = wnn_import_onnx(data, size, &opt, &res);

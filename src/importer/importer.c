@@ -177,6 +177,7 @@ wnn_status wnn_import_onnx(const void *data, size_t size, const wnn_import_optio
   /* cJSON's hooks: the runtime's, so that trees made here and trees the
    * builder makes are freed the same way. */
   wnn_json_begin(NULL);
+  wnn_ir_budget_begin(opt && opt->max_memory ? opt->max_memory : WNN_IMPORT_DEFAULT_MAX_MEMORY);
   char *pruned[MAX_PRUNED];
   int num_pruned = 0;
   wnn_status st;
@@ -227,6 +228,7 @@ wnn_status wnn_import_onnx(const void *data, size_t size, const wnn_import_optio
     if (!again) break;
   }
   for (int i = 0; i < num_pruned; i++) free(pruned[i]);
+  wnn_ir_budget_begin(0);
   wnn_json_end();
   return st;
 }

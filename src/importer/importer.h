@@ -46,7 +46,15 @@ typedef struct wnn_import_options {
   const char *model_name;         /* metadata "name"; may be NULL */
   const wnn_import_const *consts; /* frozen graph inputs, may be NULL */
   int num_consts;
+  /* --max-memory: the most bytes of tensor data (weights read from the file
+   * and constants folded from them) held at once; past it the conversion
+   * fails with WNN_ERR_LIMIT naming the node. 0: WNN_IMPORT_DEFAULT_MAX_MEMORY.
+   * Whatever this is, no tensor may exceed WNN_MAX_TENSOR_BYTES, which is
+   * checked from shapes before anything is allocated. */
+  size_t max_memory;
 } wnn_import_options;
+
+#define WNN_IMPORT_DEFAULT_MAX_MEMORY ((size_t)4 << 30)
 
 typedef struct wnn_import_result {
   void *artifact;                 /* malloc'd; the caller frees it */

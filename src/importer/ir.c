@@ -1,5 +1,6 @@
 /* The importer's graph (ir.h): values, nodes, a name index and messages. */
 #include "importer/ir.h"
+#include "ops/op_internal.h"
 
 #include <cjson/cJSON.h>
 #include <stdarg.h>
@@ -211,15 +212,81 @@ wnn_status wnn_ir_add_node(wnn_ir_graph *g, int before, const char *op_type, con
   return WNN_OK;
 }
 
-void *wnn_ir_alloc_data(size_t size) {
-  size_t rounded = (size + 63) & ~(size_t)63;
-  if (rounded < size) return NULL;
-  return aligned_alloc(64, rounded ? rounded : 64);
+/* The conversion's memory budget (wnn_ir_budget_begin): bytes of tensor data
+ * held at once, counted per thread. Each block keeps its size in a 64-byte
+ * prefix so that a free gives it back. */
+static _Thread_local struct {
+  size_t used, limit;
+  bool hit;
+} budget;
+
+void wnn_ir_budget_begin(size_t limit) {
+  budget.used = 0;
+  budget.limit = limit;
+  budget.hit = false;
 }
 
-void wnn_ir_free_data(void *p) { free(p); }
+bool wnn_ir_budget_hit(void) { return budget.hit; }
+size_t wnn_ir_budget_limit(void) { return budget.limit; }
+
+void *wnn_ir_alloc_data(size_t size) {
+  size_t rounded = (size + 63) & ~(size_t)63;
+  if (rounded < size || rounded > SIZE_MAX - 64) return NULL;
+  size_t total = rounded + 64;
+  if (budget.limit && (total > budget.limit || budget.used > budget.limit - total)) {
+    budget.hit = true;
+    return NULL;
+  }
+  unsigned char *p = aligned_alloc(64, total);
+  if (!p) return NULL;
+  memcpy(p, &total, sizeof total);
+  budget.used += total;
+  return p + 64;
+}
+
+void wnn_ir_free_data(void *p) {
+  if (!p) return;
+  unsigned char *base = (unsigned char *)p - 64;
+  size_t total;
+  memcpy(&total, base, sizeof total);
+  budget.used -= total < budget.used ? total : budget.used;
+  free(base);
+}
 
 int64_t wnn_ir_numel(const wnn_ir_value *v) { return wnn_shape_numel(v->ndim, v->dims); }
+
+wnn_status wnn_ir_check_bytes(wnn_ir_graph *g, const wnn_ir_node *n, const char *what, int ndim,
+                              const int64_t *dims, wnn_dtype dtype, size_t *nbytes) {
+  uint64_t b;
+  char shape[160];
+  if (!wnn_shape_nbytes(ndim, dims, wnn_dtype_size(dtype), &b) || b > WNN_MAX_TENSOR_BYTES) {
+    wnn_format_dims(shape, sizeof shape, ndim, dims);
+    if (n)
+      return wnn_ir_node_fail(g, n, WNN_ERR_LIMIT, false,
+                              "%s of shape %s is larger than a tensor may be (%u bytes, "
+                              "WNN_MAX_TENSOR_BYTES)", what, shape, WNN_MAX_TENSOR_BYTES);
+    return wnn_ir_fail(g, WNN_ERR_LIMIT, false,
+                       "%s of shape %s is larger than a tensor may be (%u bytes, "
+                       "WNN_MAX_TENSOR_BYTES)", what, shape, WNN_MAX_TENSOR_BYTES);
+  }
+  if (nbytes) *nbytes = (size_t)b;
+  return WNN_OK;
+}
+
+wnn_status wnn_ir_out_of_memory(wnn_ir_graph *g, const wnn_ir_node *n, const char *what,
+                                size_t bytes) {
+  if (budget.hit) {
+    if (n)
+      return wnn_ir_node_fail(g, n, WNN_ERR_LIMIT, false,
+                              "%s (%zu bytes) would take the converter past its memory limit of "
+                              "%zu bytes (--max-memory)", what, bytes, budget.limit);
+    return wnn_ir_fail(g, WNN_ERR_LIMIT, false,
+                       "%s (%zu bytes) would take the converter past its memory limit of %zu "
+                       "bytes (--max-memory)", what, bytes, budget.limit);
+  }
+  if (n) return wnn_ir_node_fail(g, n, WNN_ERR_OUT_OF_MEMORY, false, "out of memory for %s (%zu bytes)", what, bytes);
+  return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory for %s (%zu bytes)", what, bytes);
+}
 
 wnn_status wnn_ir_set_const(wnn_ir_graph *g, int id, wnn_dtype dtype, int ndim,
                             const int64_t *dims, const void *data) {
@@ -227,20 +294,17 @@ wnn_status wnn_ir_set_const(wnn_ir_graph *g, int id, wnn_dtype dtype, int ndim,
   if (ndim < 0 || ndim > WNN_MAX_DIMS)
     return wnn_ir_fail(g, WNN_ERR_UNSUPPORTED, true, "'%s' has %d dims (at most %d)", v->name,
                        ndim, WNN_MAX_DIMS);
-  uint64_t numel = 1;
-  for (int d = 0; d < ndim; d++) {
-    if (dims[d] < 0 || dims[d] > (INT64_C(1) << 40))
+  for (int d = 0; d < ndim; d++)
+    if (dims[d] < 0 || dims[d] > WNN_MAX_DIM)
       return wnn_ir_fail(g, WNN_ERR_SHAPE, false, "'%s': dim %d is %lld", v->name, d,
                          (long long)dims[d]);
-    numel *= (uint64_t)dims[d];
-    if (numel > (UINT64_C(1) << 40))
-      return wnn_ir_fail(g, WNN_ERR_SHAPE, false, "'%s' is too large", v->name);
-  }
-  size_t nbytes = (size_t)numel * wnn_dtype_size(dtype);
+  char what[160];
+  snprintf(what, sizeof what, "constant '%s'", v->name);
+  size_t nbytes;
+  wnn_status st = wnn_ir_check_bytes(g, NULL, what, ndim, dims, dtype, &nbytes);
+  if (st) return st;
   void *p = wnn_ir_alloc_data(nbytes);
-  if (!p)
-    return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory for '%s' (%zu bytes)",
-                       v->name, nbytes);
+  if (!p) return wnn_ir_out_of_memory(g, NULL, what, nbytes);
   if (data) memcpy(p, data, nbytes);
   else memset(p, 0, nbytes);
   wnn_ir_free_data(v->data);

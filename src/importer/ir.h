@@ -140,9 +140,24 @@ wnn_status wnn_ir_add_node(wnn_ir_graph *g, int before, const char *op_type, con
                            int *node_id);
 
 /* 64-byte aligned memory for constant data (never NULL for size 0 unless out
- * of memory), released with wnn_ir_free_data. */
+ * of memory or over the budget), released with wnn_ir_free_data. */
 void *wnn_ir_alloc_data(size_t size);
 void wnn_ir_free_data(void *p);
+/* The conversion's memory budget, for the calling thread: at most `limit`
+ * bytes of constant data held at once (0: no limit). wnn_import_onnx sets it
+ * from wnn_import_options.max_memory. */
+void wnn_ir_budget_begin(size_t limit);
+bool wnn_ir_budget_hit(void);
+size_t wnn_ir_budget_limit(void);
+/* WNN_ERR_LIMIT naming `what` (and node n when not NULL) unless a tensor of
+ * that shape and dtype fits WNN_MAX_TENSOR_BYTES, every product checked;
+ * *nbytes gets its size. */
+wnn_status wnn_ir_check_bytes(wnn_ir_graph *g, const wnn_ir_node *n, const char *what, int ndim,
+                              const int64_t *dims, wnn_dtype dtype, size_t *nbytes);
+/* The failure for a wnn_ir_alloc_data that returned NULL: WNN_ERR_LIMIT when
+ * the budget refused it, else WNN_ERR_OUT_OF_MEMORY. */
+wnn_status wnn_ir_out_of_memory(wnn_ir_graph *g, const wnn_ir_node *n, const char *what,
+                                size_t bytes);
 /* Makes value v a constant of that dtype and shape, copying data (NULL:
  * zeros). */
 wnn_status wnn_ir_set_const(wnn_ir_graph *g, int v, wnn_dtype dtype, int ndim,

@@ -114,6 +114,15 @@ static wnn_status read_external(wnn_ir_graph *g, const Onnx__TensorProto *t, con
     return wnn_ir_fail(g, WNN_ERR_IO, false, "%s: external data path too long", what);
   FILE *f = fopen(path, "rb");
   if (!f) return wnn_ir_fail(g, WNN_ERR_IO, false, "%s: cannot open external data file '%s'", what, path);
+  /* The file must hold the bytes before any memory is taken for them. */
+  long end = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+  if (end < 0 || offset < 0 || (uint64_t)offset > (uint64_t)end ||
+      want > (uint64_t)end - (uint64_t)offset) {
+    fclose(f);
+    return wnn_ir_fail(g, WNN_ERR_IO, false,
+                       "%s: external data file '%s' holds %ld bytes; %zu are needed at offset %lld",
+                       what, path, end, want, (long long)offset);
+  }
   uint8_t *buf = malloc(want ? want : 1);
   size_t got = 0;
   if (buf && fseek(f, (long)offset, SEEK_SET) == 0) got = fread(buf, 1, want, f);
@@ -143,21 +152,39 @@ static wnn_status read_tensor(wnn_ir_graph *g, const Onnx__TensorProto *t, const
                        WNN_MAX_DIMS);
   if (t->segment)
     return wnn_ir_fail(g, WNN_ERR_UNSUPPORTED, true, "%s: segmented tensors are not supported", what);
-  uint64_t numel = 1;
   for (size_t d = 0; d < t->n_dims; d++) {
-    if (t->dims[d] < 0 || t->dims[d] > (INT64_C(1) << 40))
+    if (t->dims[d] < 0 || t->dims[d] > WNN_MAX_DIM)
       return wnn_ir_fail(g, WNN_ERR_MALFORMED, false, "%s: dim %zu is %lld", what, d,
                          (long long)t->dims[d]);
-    numel *= (uint64_t)t->dims[d];
-    if (numel > (UINT64_C(1) << 36))
-      return wnn_ir_fail(g, WNN_ERR_UNSUPPORTED, true, "%s is too large", what);
     dims[d] = t->dims[d];
   }
-  size_t n = (size_t)numel, out_bytes = n * wnn_dtype_size(dt);
-  void *out = wnn_ir_alloc_data(out_bytes);
-  if (!out) return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "%s: out of memory", what);
-  wnn_status st = WNN_OK;
+  size_t out_bytes;
+  wnn_status st = wnn_ir_check_bytes(g, NULL, what, (int)t->n_dims, dims, dt, &out_bytes);
+  if (st) return st;
+  size_t n = out_bytes / wnn_dtype_size(dt);
   size_t es = file_elem_size(type);
+  /* The data the file holds must match the dims before anything is
+   * allocated for them: a tiny file cannot claim gigabytes. */
+  if (!(t->has_data_location && t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL)) {
+    size_t have = t->has_raw_data ? t->raw_data.len / (es ? es : 1) : 0;
+    if (t->has_raw_data && t->raw_data.len != n * es)
+      return wnn_ir_fail(g, WNN_ERR_MALFORMED, false,
+                         "%s: raw_data holds %zu bytes, its dims and type need %zu", what,
+                         t->raw_data.len, n * es);
+    if (!t->has_raw_data) {
+      switch (type) {
+        case ONNX_FLOAT: have = t->n_float_data; break;
+        case ONNX_INT64: have = t->n_int64_data; break;
+        case ONNX_DOUBLE: have = t->n_double_data; break;
+        default: have = t->n_int32_data; break;
+      }
+      if (have != n)
+        return wnn_ir_fail(g, WNN_ERR_MALFORMED, false, "%s: %zu values, its dims say %zu", what,
+                           have, n);
+    }
+  }
+  void *out = wnn_ir_alloc_data(out_bytes);
+  if (!out) return wnn_ir_out_of_memory(g, NULL, what, out_bytes);
   if (t->has_data_location && t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) {
     uint8_t *raw = NULL;
     st = read_external(g, t, what, base_dir, n * es, &raw);

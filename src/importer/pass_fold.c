@@ -64,15 +64,16 @@ wnn_status wnn_pass_fold_node(wnn_ir_graph *g, int id, const void *params, size_
   for (int k = 0; k < n->num_outputs && !st; k++) {
     if (n->outputs[k] < 0) continue;
     wnn_ir_value *v = &g->values[n->outputs[k]];
-    sizes[k] = (size_t)wnn_ir_numel(v) * wnn_dtype_size(v->dtype);
+    if ((st = wnn_ir_check_bytes(g, n, "a folded output", v->ndim, v->dims, v->dtype, &sizes[k])))
+      break;
     bufs[k] = wnn_ir_alloc_data(sizes[k]);
-    if (!bufs[k]) st = wnn_ir_node_fail(g, n, WNN_ERR_OUT_OF_MEMORY, false, "out of memory folding");
+    if (!bufs[k]) st = wnn_ir_out_of_memory(g, n, "folding it to a constant", sizes[k]);
     else memset(bufs[k], 0, sizes[k]);
     out[k] = (wnn_tensor){bufs[k], v->dtype, v->ndim, v->dims};
   }
   void *scratch = NULL;
   if (!st && scratch_bytes && !(scratch = wnn_ir_alloc_data(scratch_bytes)))
-    st = wnn_ir_node_fail(g, n, WNN_ERR_OUT_OF_MEMORY, false, "out of memory folding");
+    st = wnn_ir_out_of_memory(g, n, "the scratch of folding it", scratch_bytes);
   if (!st) {
     if (op->run) {
       char msg[512] = "";

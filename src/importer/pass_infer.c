@@ -88,6 +88,19 @@ wnn_status wnn_pass_infer_node(wnn_ir_graph *g, int id, void *params, size_t *sc
     }
   }
   if (st) return wnn_ir_node_fail(g, n, st, wnn_status_is_unsupported(st), "%s", msg);
+  /* Every size is checked here, before folding or the builder allocates
+   * anything for it. */
+  for (int k = 0; k < n->num_outputs; k++) {
+    if (n->outputs[k] < 0) continue;
+    char what[200];
+    snprintf(what, sizeof what, "output %d '%s'", k, g->values[n->outputs[k]].name);
+    if ((st = wnn_ir_check_bytes(g, n, what, out[k].ndim, out[k].dims, out[k].dtype, NULL)))
+      return st;
+  }
+  if (ctx.scratch_bytes > WNN_MAX_ARENA_BYTES)
+    return wnn_ir_node_fail(g, n, WNN_ERR_LIMIT, false,
+                            "its scratch of %zu bytes is larger than an arena may be (%u bytes)",
+                            ctx.scratch_bytes, WNN_MAX_ARENA_BYTES);
   for (int k = 0; k < n->num_outputs; k++) {
     if (n->outputs[k] < 0) continue;
     wnn_ir_value *v = &g->values[n->outputs[k]];
