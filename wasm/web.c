@@ -26,7 +26,7 @@
  */
 #include <stddef.h>
 
-#include "runtime/internal.h"
+#include "base/status.h"
 #include "wnn.h"
 
 /* Which tensor list a `kind` argument names. */

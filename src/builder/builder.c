@@ -9,7 +9,7 @@
 #include "ops/op.h"
 #include "runtime/alloc.h"
 #include "runtime/format.h"
-#include "runtime/internal.h"
+#include "base/status.h"
 #include "runtime/model.h"
 #include "runtime/plan.h"
 #include "builder/writer.h"

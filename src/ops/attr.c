@@ -10,7 +10,7 @@
 
 #include "ops/op.h"
 #include "ops/op_internal.h"
-#include "runtime/internal.h"
+#include "base/status.h"
 
 wnn_status wnn_op_fail(wnn_prepare_ctx *ctx, wnn_status status, const char *fmt, ...) {
   va_list ap;
@@ -103,28 +103,6 @@ wnn_status wnn_attr_string(wnn_prepare_ctx *ctx, const char *name, const char *d
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "attribute '%s' must be a string", name);
   *out = item->valuestring;
   return WNN_OK;
-}
-
-int64_t wnn_shape_numel(int ndim, const int64_t *dims) {
-  int64_t n = 1;
-  for (int i = 0; i < ndim; i++)
-    if (dims[i] < 0 || __builtin_mul_overflow(n, dims[i], &n)) return -1;
-  return n;
-}
-
-bool wnn_shape_nbytes(int ndim, const int64_t *dims, size_t esize, uint64_t *nbytes) {
-  int64_t n = wnn_shape_numel(ndim, dims);
-  uint64_t b;
-  if (n < 0 || __builtin_mul_overflow((uint64_t)n, (uint64_t)esize, &b)) return false;
-  *nbytes = b;
-  return true;
-}
-
-bool wnn_shape_equal(int ndim_a, const int64_t *a, int ndim_b, const int64_t *b) {
-  if (ndim_a != ndim_b) return false;
-  for (int i = 0; i < ndim_a; i++)
-    if (a[i] != b[i]) return false;
-  return true;
 }
 
 wnn_status wnn_attr_bool(wnn_prepare_ctx *ctx, const char *op, const char *name, bool *out) {

@@ -31,23 +31,6 @@ wnn_status wnn_expect_ndim(wnn_prepare_ctx *ctx, const char *op, int i, const ch
                      name, got, ndim);
 }
 
-int64_t wnn_checked_numel(int ndim, const int64_t *dims, size_t elem_size) {
-  /* Bytes must fit both int64 and this target's size_t (32 bits on wasm32). */
-  const uint64_t limit = (uint64_t)(SIZE_MAX < INT64_MAX ? SIZE_MAX : INT64_MAX);
-  const uint64_t esize = elem_size ? elem_size : 1;
-  uint64_t n = 1;
-  for (int i = 0; i < ndim; i++) {
-    if (dims[i] < 0) return -1;
-    if (dims[i] == 0) n = 0;
-  }
-  if (n == 0) return 0;
-  for (int i = 0; i < ndim; i++) {
-    if ((uint64_t)dims[i] > limit / esize / n) return -1;
-    n *= (uint64_t)dims[i];
-  }
-  return (int64_t)n;
-}
-
 wnn_status wnn_set_output(wnn_prepare_ctx *ctx, const char *op, int i, wnn_dtype dtype,
                           int ndim, const int64_t *dims) {
   if (ndim < 0 || ndim > WNN_MAX_DIMS)
@@ -198,12 +181,3 @@ wnn_window2d wnn_window_to_2d(const wnn_window_spec *s) {
   return win;
 }
 
-const char *wnn_format_dims(char *buf, size_t cap, int ndim, const int64_t *dims) {
-  size_t used = 0;
-  buf[0] = '\0';
-  used += (size_t)snprintf(buf, cap, "[");
-  for (int i = 0; i < ndim && used < cap; i++)
-    used += (size_t)snprintf(buf + used, cap - used, i ? ", %lld" : "%lld", (long long)dims[i]);
-  if (used < cap) snprintf(buf + used, cap - used, "]");
-  return buf;
-}

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/shape.h"
 #include "wnn.h"
 
 struct cJSON;
@@ -116,14 +117,5 @@ wnn_status wnn_attr_float(wnn_prepare_ctx *ctx, const char *name, float dflt, fl
 wnn_status wnn_attr_ints(wnn_prepare_ctx *ctx, const char *name, int64_t *out, int max, int *count);
 wnn_status wnn_attr_string(wnn_prepare_ctx *ctx, const char *name, const char *dflt,
                            const char **out);
-
-/* Shape helpers. */
-/* The element count; -1 when a dim is negative or the count overflows int64
- * (only shapes not yet validated, in the importer, can do either). */
-int64_t wnn_shape_numel(int ndim, const int64_t *dims);
-/* The byte size of such a tensor with esize-byte elements, with every
- * multiplication checked: false on a negative dim or an overflow of uint64. */
-bool wnn_shape_nbytes(int ndim, const int64_t *dims, size_t esize, uint64_t *nbytes);
-bool wnn_shape_equal(int ndim_a, const int64_t *a, int ndim_b, const int64_t *b);
 
 #endif /* WNN_OP_H */

@@ -129,16 +129,9 @@ wnn_status wnn_expect_ndim(wnn_prepare_ctx *ctx, const char *op, int i, const ch
 /* True when input i is present (an omitted optional input has dtype INVALID). */
 bool wnn_has_input(const wnn_prepare_ctx *ctx, int i);
 
-/* The element count of a shape, or -1 when a dimension is negative or the
- * bytes (count * elem_size) would not fit in a size_t on this target. */
-int64_t wnn_checked_numel(int ndim, const int64_t *dims, size_t elem_size);
-
 /* Sets output i and checks that its byte size fits this target. */
 wnn_status wnn_set_output(wnn_prepare_ctx *ctx, const char *op, int i, wnn_dtype dtype,
                           int ndim, const int64_t *dims);
-
-/* Writes dims as "[2, 3, 4]" into buf (cap bytes, truncated to fit); returns buf. */
-const char *wnn_format_dims(char *buf, size_t cap, int ndim, const int64_t *dims);
 
 /* An integer attribute that must be 0 or 1 (transA, ceil_mode, ...); absent is 0. */
 wnn_status wnn_attr_bool(wnn_prepare_ctx *ctx, const char *op, const char *name, bool *out);

@@ -9,7 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "ops/op.h"
-#include "runtime/internal.h"
+#include "base/status.h"
 #ifdef WNN_WITH_REFERENCE
 #include "ref/ref.h"
 #endif

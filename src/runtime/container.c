@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "runtime/format.h"
-#include "runtime/internal.h"
+#include "base/status.h"
 
 static const char *section_name(uint32_t kind) {
   switch (kind) {

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runtime/internal.h"
-#include "ops/op_internal.h"
+#include "base/status.h"
+#include "ops/op.h"
 #include "runtime/model.h"
 
 #define MSG_CAP 512

@@ -10,8 +10,8 @@
 #endif
 
 #include "runtime/format.h"
-#include "runtime/internal.h"
-#include "ops/op_internal.h"
+#include "base/status.h"
+#include "ops/op.h"
 #include "runtime/model.h"
 #include "runtime/plan.h"
 

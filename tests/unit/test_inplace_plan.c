@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "runtime/format.h"
-#include "runtime/internal.h"
+#include "base/status.h"
 #include "wnn.h"
 #include "wnn_builder.h"
 #include "../test.h"

@@ -1,6 +1,10 @@
-/* Internal declarations shared by the runtime's own files and the builder. */
-#ifndef WNN_INTERNAL_H
-#define WNN_INTERNAL_H
+/*
+ * The base layer (src/base/), below both the runtime and the ops: status
+ * texts and error messages. wnn_status_str and wnn_last_error are the public
+ * side (include/wnn.h); these are what the library's own files use to report.
+ */
+#ifndef WNN_BASE_STATUS_H
+#define WNN_BASE_STATUS_H
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -19,4 +23,4 @@ wnn_status wnn_seterr(char *buf, size_t cap, wnn_status status, const char *fmt,
 wnn_status wnn_vseterr(char *buf, size_t cap, wnn_status status, const char *fmt, va_list ap);
 void wnn_clear_error(void);
 
-#endif /* WNN_INTERNAL_H */
+#endif /* WNN_BASE_STATUS_H */
