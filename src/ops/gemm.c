@@ -163,3 +163,25 @@ wnn_status wnn_matmul_run(const wnn_run_ctx *ctx) {
   }
   return WNN_OK;
 }
+
+/* ------------------------------------------------------------ descriptors */
+
+/* "activation" and "activation_params": the fused activation, as Conv's. */
+const wnn_op wnn_gemm_op = {
+    .code = WNN_OP_CODE(gemm),
+    .name = "Gemm",
+    .min_inputs = 2, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("alpha", "beta", "transA", "transB", "activation", "activation_params"),
+    .prepare = wnn_gemm_prepare,
+    .run = wnn_gemm_run,
+    .reference = WNN_REF(wnn_ref_gemm),
+};
+
+const wnn_op wnn_matmul_op = {
+    .code = WNN_OP_CODE(matmul),
+    .name = "MatMul",
+    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_matmul_prepare,
+    .run = wnn_matmul_run,
+    .reference = WNN_REF(wnn_ref_matmul),
+};

@@ -1,5 +1,5 @@
 /*
- * What the math, activation, reduction and logic ops (ops_math.inc) share with
+ * What the math, activation, reduction and logic ops (codes 20-79 of ops.inc) share with
  * their kernel selection and their reference implementations: params structs,
  * the broadcasting plan, and the declarations and selection of the kernel
  * families of kernels_math.inc.

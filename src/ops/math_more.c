@@ -743,3 +743,236 @@ wnn_status wnn_meanvariancenormalization_run(const wnn_run_ctx *ctx) {
   return WNN_OK;
 }
 
+/* ------------------------------------------------------------ descriptors */
+
+static const char *const alpha_attrs[] = {"alpha", NULL};
+static const char *const window_attrs[] = {"output_datatype", "periodic", NULL};
+
+const wnn_op wnn_cumsum_op = {
+    .code = WNN_OP_CODE(cumsum),
+    .name = "CumSum",
+    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("exclusive", "reverse"),
+    .prepare = wnn_cumsum_prepare,
+    .run = wnn_cumsum_run,
+    .reference = WNN_REF(wnn_ref_cumsum),
+};
+
+const wnn_op wnn_hardmax_op = {
+    .code = WNN_OP_CODE(hardmax),
+    .name = "Hardmax",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("axis"),
+    .prepare = wnn_hardmax_prepare,
+    .run = wnn_hardmax_run,
+    .reference = WNN_REF(wnn_ref_hardmax),
+};
+
+const wnn_op wnn_thresholdedrelu_op = {
+    .code = WNN_OP_CODE(thresholdedrelu),
+    .name = "ThresholdedRelu",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = alpha_attrs,
+    .prepare = wnn_thresholdedrelu_prepare,
+    .run = wnn_thresholdedrelu_run,
+    .reference = WNN_REF(wnn_ref_thresholdedrelu),
+};
+
+const wnn_op wnn_shrink_op = {
+    .code = WNN_OP_CODE(shrink),
+    .name = "Shrink",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("bias", "lambd"),
+    .prepare = wnn_shrink_prepare,
+    .run = wnn_shrink_run,
+    .reference = WNN_REF(wnn_ref_shrink),
+};
+
+const wnn_op wnn_celu_op = {
+    .code = WNN_OP_CODE(celu),
+    .name = "Celu",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = alpha_attrs,
+    .prepare = wnn_celu_prepare,
+    .run = wnn_celu_run,
+    .reference = WNN_REF(wnn_ref_celu),
+};
+
+const wnn_op wnn_tan_op = {
+    .code = WNN_OP_CODE(tan),
+    .name = "Tan",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_tan_prepare,
+    .run = wnn_tan_run,
+    .reference = WNN_REF(wnn_ref_tan),
+};
+
+const wnn_op wnn_acos_op = {
+    .code = WNN_OP_CODE(acos),
+    .name = "Acos",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_acos_prepare,
+    .run = wnn_acos_run,
+    .reference = WNN_REF(wnn_ref_acos),
+};
+
+const wnn_op wnn_acosh_op = {
+    .code = WNN_OP_CODE(acosh),
+    .name = "Acosh",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_acosh_prepare,
+    .run = wnn_acosh_run,
+    .reference = WNN_REF(wnn_ref_acosh),
+};
+
+const wnn_op wnn_asin_op = {
+    .code = WNN_OP_CODE(asin),
+    .name = "Asin",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_asin_prepare,
+    .run = wnn_asin_run,
+    .reference = WNN_REF(wnn_ref_asin),
+};
+
+const wnn_op wnn_asinh_op = {
+    .code = WNN_OP_CODE(asinh),
+    .name = "Asinh",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_asinh_prepare,
+    .run = wnn_asinh_run,
+    .reference = WNN_REF(wnn_ref_asinh),
+};
+
+const wnn_op wnn_atan_op = {
+    .code = WNN_OP_CODE(atan),
+    .name = "Atan",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_atan_prepare,
+    .run = wnn_atan_run,
+    .reference = WNN_REF(wnn_ref_atan),
+};
+
+const wnn_op wnn_atanh_op = {
+    .code = WNN_OP_CODE(atanh),
+    .name = "Atanh",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_atanh_prepare,
+    .run = wnn_atanh_run,
+    .reference = WNN_REF(wnn_ref_atanh),
+};
+
+const wnn_op wnn_cosh_op = {
+    .code = WNN_OP_CODE(cosh),
+    .name = "Cosh",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_cosh_prepare,
+    .run = wnn_cosh_run,
+    .reference = WNN_REF(wnn_ref_cosh),
+};
+
+const wnn_op wnn_sinh_op = {
+    .code = WNN_OP_CODE(sinh),
+    .name = "Sinh",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_sinh_prepare,
+    .run = wnn_sinh_run,
+    .reference = WNN_REF(wnn_ref_sinh),
+};
+
+const wnn_op wnn_eyelike_op = {
+    .code = WNN_OP_CODE(eyelike),
+    .name = "EyeLike",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("dtype", "k"),
+    .prepare = wnn_eyelike_prepare,
+    .run = wnn_eyelike_run,
+    .reference = WNN_REF(wnn_ref_eyelike),
+};
+
+const wnn_op wnn_quantizelinear_op = {
+    .code = WNN_OP_CODE(quantizelinear),
+    .name = "QuantizeLinear",
+    .min_inputs = 2, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("axis", "block_size", "output_dtype", "saturate"),
+    .prepare = wnn_quantizelinear_prepare,
+    .run = wnn_quantizelinear_run,
+    .reference = WNN_REF(wnn_ref_quantizelinear),
+};
+
+const wnn_op wnn_dequantizelinear_op = {
+    .code = WNN_OP_CODE(dequantizelinear),
+    .name = "DequantizeLinear",
+    .min_inputs = 2, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("axis", "block_size"),
+    .prepare = wnn_dequantizelinear_prepare,
+    .run = wnn_dequantizelinear_run,
+    .reference = WNN_REF(wnn_ref_dequantizelinear),
+};
+
+const wnn_op wnn_dynamicquantizelinear_op = {
+    .code = WNN_OP_CODE(dynamicquantizelinear),
+    .name = "DynamicQuantizeLinear",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 3, .max_outputs = 3,
+    .prepare = wnn_dynamicquantizelinear_prepare,
+    .run = wnn_dynamicquantizelinear_run,
+    .reference = WNN_REF(wnn_ref_dynamicquantizelinear),
+};
+
+const wnn_op wnn_hannwindow_op = {
+    .code = WNN_OP_CODE(hannwindow),
+    .name = "HannWindow",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = window_attrs,
+    .prepare = wnn_hannwindow_prepare,
+    .run = wnn_hannwindow_run,
+    .reference = WNN_REF(wnn_ref_hannwindow),
+};
+
+const wnn_op wnn_hammingwindow_op = {
+    .code = WNN_OP_CODE(hammingwindow),
+    .name = "HammingWindow",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = window_attrs,
+    .prepare = wnn_hammingwindow_prepare,
+    .run = wnn_hammingwindow_run,
+    .reference = WNN_REF(wnn_ref_hammingwindow),
+};
+
+const wnn_op wnn_blackmanwindow_op = {
+    .code = WNN_OP_CODE(blackmanwindow),
+    .name = "BlackmanWindow",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = window_attrs,
+    .prepare = wnn_blackmanwindow_prepare,
+    .run = wnn_blackmanwindow_run,
+    .reference = WNN_REF(wnn_ref_blackmanwindow),
+};
+
+const wnn_op wnn_det_op = {
+    .code = WNN_OP_CODE(det),
+    .name = "Det",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_det_prepare,
+    .run = wnn_det_run,
+    .reference = WNN_REF(wnn_ref_det),
+};
+
+const wnn_op wnn_bitshift_op = {
+    .code = WNN_OP_CODE(bitshift),
+    .name = "BitShift",
+    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("direction"),
+    .prepare = wnn_bitshift_prepare,
+    .run = wnn_bitshift_run,
+    .reference = WNN_REF(wnn_ref_bitshift),
+};
+
+const wnn_op wnn_meanvariancenormalization_op = {
+    .code = WNN_OP_CODE(meanvariancenormalization),
+    .name = "MeanVarianceNormalization",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("axes"),
+    .prepare = wnn_meanvariancenormalization_prepare,
+    .run = wnn_meanvariancenormalization_run,
+    .reference = WNN_REF(wnn_ref_meanvariancenormalization),
+};

@@ -2,7 +2,7 @@
  * What the loss ops (src/ops/nn_loss.c) and the further math ops
  * (src/ops/math_more.c) share with their reference implementations
  * (src/ref/ref_more.c): params structs and the references' declarations.
- * Included by those files and, under WNN_WITH_REFERENCE, by the registry.
+ * Included by those files.
  * These ops are rare in inference graphs: the wasm builds compile them for
  * size (CMakeLists.txt lists the files that are compiled for speed).
  */
@@ -185,46 +185,5 @@ typedef struct wnn_melweight_params {
 /* ReduceLogSum's op number in wnn_reduce_params (after the WNN_RED_* of
  * math_internal.h). */
 #define WNN_RED_LOGSUM (WNN_RED_LOGSUMEXP + 1)
-
-#ifdef WNN_WITH_REFERENCE
-wnn_status wnn_ref_negativeloglikelihoodloss(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_softmaxcrossentropyloss(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_cumsum(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_hardmax(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_reducelogsum(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_acos(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_acosh(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_asin(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_asinh(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_atan(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_atanh(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_cosh(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_sinh(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_tan(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_thresholdedrelu(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_shrink(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_celu(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_eyelike(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_quantizelinear(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_dequantizelinear(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_dynamicquantizelinear(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_hannwindow(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_hammingwindow(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_blackmanwindow(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_det(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_bitshift(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_meanvariancenormalization(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_compress(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_reversesequence(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_rnn(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_dft(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_stft(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_matmulinteger(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_qlinearmatmul(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_convinteger(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_qlinearconv(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_roialign(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_melweightmatrix(const wnn_run_ctx *ctx);
-#endif
 
 #endif /* WNN_MORE_INTERNAL_H */

@@ -1,6 +1,6 @@
 /*
  * What the nn op files (normalization, resampling, transposed convolution,
- * recurrent and sampling ops: ops_nn.inc; also MaxPool / AveragePool's
+ * recurrent and sampling ops (codes 120-159 of ops.inc); also MaxPool / AveragePool's
  * params, src/ops/pool.c) share with their reference implementations: each
  * op's params struct, filled by prepare and read by run and by the reference;
  * the family's prepare helpers and kernel selection (src/ops/nn_common.c);
@@ -212,20 +212,5 @@ static inline float wnn_rnn_activate(int act, float x) {
     default: return 1.0f / (1.0f + expf(-x));
   }
 }
-
-#ifdef WNN_WITH_REFERENCE
-wnn_status wnn_ref_batchnormalization(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_instancenormalization(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_layernormalization(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_lrn(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_globalmaxpool(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_convtranspose(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_resize(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_gridsample(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_maxunpool(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_einsum(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_lstm(const wnn_run_ctx *ctx);
-wnn_status wnn_ref_gru(const wnn_run_ctx *ctx);
-#endif
 
 #endif /* WNN_NN_INTERNAL_H */

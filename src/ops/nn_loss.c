@@ -151,3 +151,27 @@ static wnn_status loss_run(const wnn_run_ctx *ctx) {
 wnn_status wnn_negativeloglikelihoodloss_run(const wnn_run_ctx *ctx) { return loss_run(ctx); }
 wnn_status wnn_softmaxcrossentropyloss_run(const wnn_run_ctx *ctx) { return loss_run(ctx); }
 
+/* ------------------------------------------------------------ descriptors */
+
+static const char *const loss_attrs[] = {"ignore_index", "reduction", NULL};
+
+const wnn_op wnn_negativeloglikelihoodloss_op = {
+    .code = WNN_OP_CODE(negativeloglikelihoodloss),
+    .name = "NegativeLogLikelihoodLoss",
+    .min_inputs = 2, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
+    .attrs = loss_attrs,
+    .prepare = wnn_negativeloglikelihoodloss_prepare,
+    .run = wnn_negativeloglikelihoodloss_run,
+    .reference = WNN_REF(wnn_ref_negativeloglikelihoodloss),
+};
+
+/* The second output is the optional log_prob. */
+const wnn_op wnn_softmaxcrossentropyloss_op = {
+    .code = WNN_OP_CODE(softmaxcrossentropyloss),
+    .name = "SoftmaxCrossEntropyLoss",
+    .min_inputs = 2, .max_inputs = 3, .min_outputs = 1, .max_outputs = 2,
+    .attrs = loss_attrs,
+    .prepare = wnn_softmaxcrossentropyloss_prepare,
+    .run = wnn_softmaxcrossentropyloss_run,
+    .reference = WNN_REF(wnn_ref_softmaxcrossentropyloss),
+};

@@ -333,3 +333,45 @@ wnn_status wnn_lrn_run(const wnn_run_ctx *ctx) {
     }
   return WNN_OK;
 }
+
+/* ------------------------------------------------------------ descriptors */
+
+const wnn_op wnn_batchnormalization_op = {
+    .code = WNN_OP_CODE(batchnormalization),
+    .name = "BatchNormalization",
+    .min_inputs = 5, .max_inputs = 5, .min_outputs = 1, .max_outputs = 3,
+    .attrs = WNN_ATTRS("epsilon", "momentum", "training_mode"),
+    .prepare = wnn_batchnormalization_prepare,
+    .run = wnn_batchnormalization_run,
+    .reference = WNN_REF(wnn_ref_batchnormalization),
+};
+
+const wnn_op wnn_instancenormalization_op = {
+    .code = WNN_OP_CODE(instancenormalization),
+    .name = "InstanceNormalization",
+    .min_inputs = 3, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("epsilon"),
+    .prepare = wnn_instancenormalization_prepare,
+    .run = wnn_instancenormalization_run,
+    .reference = WNN_REF(wnn_ref_instancenormalization),
+};
+
+const wnn_op wnn_layernormalization_op = {
+    .code = WNN_OP_CODE(layernormalization),
+    .name = "LayerNormalization",
+    .min_inputs = 2, .max_inputs = 3, .min_outputs = 1, .max_outputs = 3,
+    .attrs = WNN_ATTRS("axis", "epsilon", "stash_type"),
+    .prepare = wnn_layernormalization_prepare,
+    .run = wnn_layernormalization_run,
+    .reference = WNN_REF(wnn_ref_layernormalization),
+};
+
+const wnn_op wnn_lrn_op = {
+    .code = WNN_OP_CODE(lrn),
+    .name = "LRN",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("alpha", "beta", "bias", "size"),
+    .prepare = wnn_lrn_prepare,
+    .run = wnn_lrn_run,
+    .reference = WNN_REF(wnn_ref_lrn),
+};

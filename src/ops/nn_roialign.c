@@ -159,3 +159,15 @@ wnn_status wnn_roialign_run(const wnn_run_ctx *ctx) {
   return WNN_OK;
 }
 
+/* ------------------------------------------------------------ descriptors */
+
+const wnn_op wnn_roialign_op = {
+    .code = WNN_OP_CODE(roialign),
+    .name = "RoiAlign",
+    .min_inputs = 3, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("coordinate_transformation_mode", "mode", "output_height", "output_width",
+                       "sampling_ratio", "spatial_scale"),
+    .prepare = wnn_roialign_prepare,
+    .run = wnn_roialign_run,
+    .reference = WNN_REF(wnn_ref_roialign),
+};

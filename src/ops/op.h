@@ -80,20 +80,53 @@ enum {
    * later node reads (docs/format.md, "in place"): each output element comes
    * from the input elements of the same index (and from broadcast operands),
    * which are read before it is written, and the op has no scratch. */
-  WNN_OP_INPLACE = 1u << 1
+  WNN_OP_INPLACE = 1u << 1,
+  /* Input 0 is a one-byte bool condition that selects input 1 (true) or
+   * input 2 (false) as a whole (Where on a scalar condition): in a model with
+   * guards the executor lets the node read an input that an untaken If branch
+   * left unwritten when the condition does not select it. */
+  WNN_OP_SELECTS_INPUT = 1u << 2
 };
 
+/* An op's descriptor: `const wnn_op wnn_<symbol>_op`, defined at the end of the
+ * file that implements the op (as a TFLite Micro kernel file ends with its
+ * registration); src/ops/ops.inc lists the symbols with their codes. */
 typedef struct wnn_op {
-  int code;                     /* stored in artifacts; see ops.inc */
+  int code;                     /* stored in artifacts: WNN_OP_CODE(symbol), from ops.inc */
   const char *name;             /* the ONNX op type */
   unsigned flags;               /* WNN_OP_* */
   int min_inputs, max_inputs;
   int min_outputs, max_outputs;
-  const char *const *attrs;     /* accepted attribute names, NULL-terminated; others are rejected */
+  const char *const *attrs;     /* accepted attribute names, NULL-terminated (WNN_ATTRS);
+                                 * NULL: none; others are rejected */
   wnn_status (*prepare)(wnn_prepare_ctx *ctx);
-  wnn_status (*run)(const wnn_run_ctx *ctx);
-  wnn_status (*reference)(const wnn_run_ctx *ctx); /* NULL without WNN_WITH_REFERENCE */
+  wnn_status (*run)(const wnn_run_ctx *ctx);       /* NULL for WNN_OP_ALIAS */
+  wnn_status (*reference)(const wnn_run_ctx *ctx); /* NULL for an alias and without
+                                                    * WNN_WITH_REFERENCE: WNN_REF */
 } wnn_op;
+
+/* The codes of src/ops/ops.inc: WNN_OP_CODE(conv) is 1. */
+enum {
+#define WNN_OP(code, sym) WNN_OP_CODE_##sym = (code),
+#include "ops/ops.inc"
+#undef WNN_OP
+};
+#define WNN_OP_CODE(sym) WNN_OP_CODE_##sym
+
+/* A descriptor's attribute list: WNN_ATTRS("axis", "epsilon"). */
+#define WNN_ATTRS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+/* A descriptor's reference: the function with WNN_WITH_REFERENCE (the test
+ * builds, which compile src/ref/), NULL without. Every op's reference is
+ * wnn_ref_<symbol> (declared here from ops.inc) unless it shares another's. */
+#ifdef WNN_WITH_REFERENCE
+#define WNN_OP(code, sym) wnn_status wnn_ref_##sym(const wnn_run_ctx *ctx);
+#include "ops/ops.inc"
+#undef WNN_OP
+#define WNN_REF(fn) (fn)
+#else
+#define WNN_REF(fn) NULL
+#endif
 
 /* The registry (src/ops/registry.c). NULL when unknown. */
 const wnn_op *wnn_op_by_code(int code);

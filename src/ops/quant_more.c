@@ -333,3 +333,44 @@ wnn_status wnn_qlinearconv_prepare(wnn_prepare_ctx *ctx) {
 wnn_status wnn_convinteger_run(const wnn_run_ctx *ctx) { return qconv_run(ctx); }
 wnn_status wnn_qlinearconv_run(const wnn_run_ctx *ctx) { return qconv_run(ctx); }
 
+/* ------------------------------------------------------------ descriptors */
+
+static const char *const qconv_attrs[] = {"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides", NULL};
+
+const wnn_op wnn_matmulinteger_op = {
+    .code = WNN_OP_CODE(matmulinteger),
+    .name = "MatMulInteger",
+    .min_inputs = 2, .max_inputs = 4, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_matmulinteger_prepare,
+    .run = wnn_matmulinteger_run,
+    .reference = WNN_REF(wnn_ref_matmulinteger),
+};
+
+const wnn_op wnn_qlinearmatmul_op = {
+    .code = WNN_OP_CODE(qlinearmatmul),
+    .name = "QLinearMatMul",
+    .min_inputs = 8, .max_inputs = 8, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_qlinearmatmul_prepare,
+    .run = wnn_qlinearmatmul_run,
+    .reference = WNN_REF(wnn_ref_qlinearmatmul),
+};
+
+const wnn_op wnn_convinteger_op = {
+    .code = WNN_OP_CODE(convinteger),
+    .name = "ConvInteger",
+    .min_inputs = 2, .max_inputs = 4, .min_outputs = 1, .max_outputs = 1,
+    .attrs = qconv_attrs,
+    .prepare = wnn_convinteger_prepare,
+    .run = wnn_convinteger_run,
+    .reference = WNN_REF(wnn_ref_convinteger),
+};
+
+const wnn_op wnn_qlinearconv_op = {
+    .code = WNN_OP_CODE(qlinearconv),
+    .name = "QLinearConv",
+    .min_inputs = 8, .max_inputs = 9, .min_outputs = 1, .max_outputs = 1,
+    .attrs = qconv_attrs,
+    .prepare = wnn_qlinearconv_prepare,
+    .run = wnn_qlinearconv_run,
+    .reference = WNN_REF(wnn_ref_qlinearconv),
+};

@@ -288,3 +288,34 @@ wnn_status wnn_melweightmatrix_run(const wnn_run_ctx *ctx) {
   return WNN_OK;
 }
 
+/* ------------------------------------------------------------ descriptors */
+
+const wnn_op wnn_dft_op = {
+    .code = WNN_OP_CODE(dft),
+    .name = "DFT",
+    .min_inputs = 1, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("axis", "inverse", "onesided"),
+    .prepare = wnn_dft_prepare,
+    .run = wnn_dft_run,
+    .reference = WNN_REF(wnn_ref_dft),
+};
+
+const wnn_op wnn_stft_op = {
+    .code = WNN_OP_CODE(stft),
+    .name = "STFT",
+    .min_inputs = 2, .max_inputs = 4, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("onesided"),
+    .prepare = wnn_stft_prepare,
+    .run = wnn_stft_run,
+    .reference = WNN_REF(wnn_ref_stft),
+};
+
+const wnn_op wnn_melweightmatrix_op = {
+    .code = WNN_OP_CODE(melweightmatrix),
+    .name = "MelWeightMatrix",
+    .min_inputs = 5, .max_inputs = 5, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("output_datatype"),
+    .prepare = wnn_melweightmatrix_prepare,
+    .run = wnn_melweightmatrix_run,
+    .reference = WNN_REF(wnn_ref_melweightmatrix),
+};

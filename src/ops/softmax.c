@@ -47,3 +47,25 @@ static wnn_status run(const wnn_run_ctx *ctx) {
 
 wnn_status wnn_softmax_run(const wnn_run_ctx *ctx) { return run(ctx); }
 wnn_status wnn_logsoftmax_run(const wnn_run_ctx *ctx) { return run(ctx); }
+
+/* ------------------------------------------------------------ descriptors */
+
+const wnn_op wnn_softmax_op = {
+    .code = WNN_OP_CODE(softmax),
+    .name = "Softmax",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("axis"),
+    .prepare = wnn_softmax_prepare,
+    .run = wnn_softmax_run,
+    .reference = WNN_REF(wnn_ref_softmax),
+};
+
+const wnn_op wnn_logsoftmax_op = {
+    .code = WNN_OP_CODE(logsoftmax),
+    .name = "LogSoftmax",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("axis"),
+    .prepare = wnn_logsoftmax_prepare,
+    .run = wnn_logsoftmax_run,
+    .reference = WNN_REF(wnn_ref_logsoftmax),
+};

@@ -1,5 +1,5 @@
 /*
- * What the shape, indexing and type ops (ops_tensor.inc) share between their
+ * What the shape, indexing and type ops (codes 80-119 of ops.inc) share between their
  * prepare/run files (src/ops/tensor_*.c) and their references
  * (src/ref/ref_tensor*.c): params structs and a few helpers.
  */

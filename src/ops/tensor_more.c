@@ -4,7 +4,7 @@
  *                         output shape); axis (none: the flattened input)
  *   ReverseSequence (10)  input (rank >= 2), sequence_lens (int64 [batch],
  *                         read at run time); batch_axis (1), time_axis (0)
- * Registered with the math family's codes (src/ops/ops_math.inc, 160-199).
+ * Registered with the math family's codes (src/ops/ops.inc, 160-199).
  */
 #include <cjson/cJSON.h>
 #include <string.h>
@@ -137,3 +137,24 @@ wnn_status wnn_reversesequence_run(const wnn_run_ctx *ctx) {
   return WNN_OK;
 }
 
+/* ------------------------------------------------------------ descriptors */
+
+const wnn_op wnn_compress_op = {
+    .code = WNN_OP_CODE(compress),
+    .name = "Compress",
+    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("axis"),
+    .prepare = wnn_compress_prepare,
+    .run = wnn_compress_run,
+    .reference = WNN_REF(wnn_ref_compress),
+};
+
+const wnn_op wnn_reversesequence_op = {
+    .code = WNN_OP_CODE(reversesequence),
+    .name = "ReverseSequence",
+    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("batch_axis", "time_axis"),
+    .prepare = wnn_reversesequence_prepare,
+    .run = wnn_reversesequence_run,
+    .reference = WNN_REF(wnn_ref_reversesequence),
+};

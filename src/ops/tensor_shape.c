@@ -426,3 +426,89 @@ wnn_status wnn_cast_run(const wnn_run_ctx *ctx) {
 }
 
 wnn_status wnn_castlike_run(const wnn_run_ctx *ctx) { return wnn_cast_run(ctx); }
+
+/* ------------------------------------------------------------ descriptors */
+
+const wnn_op wnn_squeeze_op = {
+    .code = WNN_OP_CODE(squeeze),
+    .name = "Squeeze",
+    .flags = WNN_OP_ALIAS,
+    .min_inputs = 1, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_squeeze_prepare,
+};
+
+const wnn_op wnn_unsqueeze_op = {
+    .code = WNN_OP_CODE(unsqueeze),
+    .name = "Unsqueeze",
+    .flags = WNN_OP_ALIAS,
+    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_unsqueeze_prepare,
+};
+
+const wnn_op wnn_shape_op = {
+    .code = WNN_OP_CODE(shape),
+    .name = "Shape",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("start", "end"),
+    .prepare = wnn_shape_prepare,
+    .run = wnn_shape_run,
+    .reference = WNN_REF(wnn_ref_shape),
+};
+
+const wnn_op wnn_size_op = {
+    .code = WNN_OP_CODE(size),
+    .name = "Size",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_size_prepare,
+    .run = wnn_size_run,
+    .reference = WNN_REF(wnn_ref_size),
+};
+
+const wnn_op wnn_cast_op = {
+    .code = WNN_OP_CODE(cast),
+    .name = "Cast",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("to", "saturate"),
+    .prepare = wnn_cast_prepare,
+    .run = wnn_cast_run,
+    .reference = WNN_REF(wnn_ref_cast),
+};
+
+const wnn_op wnn_constantofshape_op = {
+    .code = WNN_OP_CODE(constantofshape),
+    .name = "ConstantOfShape",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("value"),
+    .prepare = wnn_constantofshape_prepare,
+    .run = wnn_constantofshape_run,
+    .reference = WNN_REF(wnn_ref_constantofshape),
+};
+
+const wnn_op wnn_range_op = {
+    .code = WNN_OP_CODE(range),
+    .name = "Range",
+    .min_inputs = 3, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_range_prepare,
+    .run = wnn_range_run,
+    .reference = WNN_REF(wnn_ref_range),
+};
+
+const wnn_op wnn_dropout_op = {
+    .code = WNN_OP_CODE(dropout),
+    .name = "Dropout",
+    .flags = WNN_OP_ALIAS,
+    .min_inputs = 1, .max_inputs = 3, .min_outputs = 1, .max_outputs = 2,
+    .attrs = WNN_ATTRS("seed"),
+    .prepare = wnn_dropout_prepare,
+};
+
+/* CastLike is Cast to input 1's dtype: Cast's reference serves both. */
+const wnn_op wnn_castlike_op = {
+    .code = WNN_OP_CODE(castlike),
+    .name = "CastLike",
+    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("saturate"),
+    .prepare = wnn_castlike_prepare,
+    .run = wnn_castlike_run,
+    .reference = WNN_REF(wnn_ref_cast),
+};

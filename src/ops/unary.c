@@ -1,5 +1,5 @@
 /* Relu, Sigmoid and Clip (ONNX opset 13), and the element-wise math and
- * activation ops of ops_math.inc (Exp ... Gelu; latest opset <= 21), float32
+ * activation ops of ops.inc (Exp ... Gelu; latest opset <= 21), float32
  * (Neg, Abs and Sign also int32 and int64; Clip also int8, uint8, int32 and
  * int64). */
 #include <cjson/cJSON.h>
@@ -272,3 +272,263 @@ wnn_status wnn_gelu_prepare(wnn_prepare_ctx *ctx) {
   return vmath_prepare(ctx, OP, kind, 0.0f, 0.0f);
 }
 wnn_status wnn_gelu_run(const wnn_run_ctx *ctx) { return vmath_run(ctx); }
+
+/* ------------------------------------------------------------ descriptors */
+
+static const char *const alpha_attrs[] = {"alpha", NULL};
+
+const wnn_op wnn_relu_op = {
+    .code = WNN_OP_CODE(relu),
+    .name = "Relu",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_relu_prepare,
+    .run = wnn_relu_run,
+    .reference = WNN_REF(wnn_ref_relu),
+};
+
+const wnn_op wnn_clip_op = {
+    .code = WNN_OP_CODE(clip),
+    .name = "Clip",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("min", "max"),
+    .prepare = wnn_clip_prepare,
+    .run = wnn_clip_run,
+    .reference = WNN_REF(wnn_ref_clip),
+};
+
+const wnn_op wnn_sigmoid_op = {
+    .code = WNN_OP_CODE(sigmoid),
+    .name = "Sigmoid",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_sigmoid_prepare,
+    .run = wnn_sigmoid_run,
+    .reference = WNN_REF(wnn_ref_sigmoid),
+};
+
+const wnn_op wnn_exp_op = {
+    .code = WNN_OP_CODE(exp),
+    .name = "Exp",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_exp_prepare,
+    .run = wnn_exp_run,
+    .reference = WNN_REF(wnn_ref_exp),
+};
+
+const wnn_op wnn_log_op = {
+    .code = WNN_OP_CODE(log),
+    .name = "Log",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_log_prepare,
+    .run = wnn_log_run,
+    .reference = WNN_REF(wnn_ref_log),
+};
+
+const wnn_op wnn_sqrt_op = {
+    .code = WNN_OP_CODE(sqrt),
+    .name = "Sqrt",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_sqrt_prepare,
+    .run = wnn_sqrt_run,
+    .reference = WNN_REF(wnn_ref_sqrt),
+};
+
+const wnn_op wnn_neg_op = {
+    .code = WNN_OP_CODE(neg),
+    .name = "Neg",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_neg_prepare,
+    .run = wnn_neg_run,
+    .reference = WNN_REF(wnn_ref_neg),
+};
+
+const wnn_op wnn_abs_op = {
+    .code = WNN_OP_CODE(abs),
+    .name = "Abs",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_abs_prepare,
+    .run = wnn_abs_run,
+    .reference = WNN_REF(wnn_ref_abs),
+};
+
+const wnn_op wnn_erf_op = {
+    .code = WNN_OP_CODE(erf),
+    .name = "Erf",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_erf_prepare,
+    .run = wnn_erf_run,
+    .reference = WNN_REF(wnn_ref_erf),
+};
+
+const wnn_op wnn_tanh_op = {
+    .code = WNN_OP_CODE(tanh),
+    .name = "Tanh",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_tanh_prepare,
+    .run = wnn_tanh_run,
+    .reference = WNN_REF(wnn_ref_tanh),
+};
+
+const wnn_op wnn_reciprocal_op = {
+    .code = WNN_OP_CODE(reciprocal),
+    .name = "Reciprocal",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_reciprocal_prepare,
+    .run = wnn_reciprocal_run,
+    .reference = WNN_REF(wnn_ref_reciprocal),
+};
+
+const wnn_op wnn_floor_op = {
+    .code = WNN_OP_CODE(floor),
+    .name = "Floor",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_floor_prepare,
+    .run = wnn_floor_run,
+    .reference = WNN_REF(wnn_ref_floor),
+};
+
+const wnn_op wnn_ceil_op = {
+    .code = WNN_OP_CODE(ceil),
+    .name = "Ceil",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_ceil_prepare,
+    .run = wnn_ceil_run,
+    .reference = WNN_REF(wnn_ref_ceil),
+};
+
+const wnn_op wnn_leakyrelu_op = {
+    .code = WNN_OP_CODE(leakyrelu),
+    .name = "LeakyRelu",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = alpha_attrs,
+    .prepare = wnn_leakyrelu_prepare,
+    .run = wnn_leakyrelu_run,
+    .reference = WNN_REF(wnn_ref_leakyrelu),
+};
+
+const wnn_op wnn_hardsigmoid_op = {
+    .code = WNN_OP_CODE(hardsigmoid),
+    .name = "HardSigmoid",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("alpha", "beta"),
+    .prepare = wnn_hardsigmoid_prepare,
+    .run = wnn_hardsigmoid_run,
+    .reference = WNN_REF(wnn_ref_hardsigmoid),
+};
+
+const wnn_op wnn_hardswish_op = {
+    .code = WNN_OP_CODE(hardswish),
+    .name = "HardSwish",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_hardswish_prepare,
+    .run = wnn_hardswish_run,
+    .reference = WNN_REF(wnn_ref_hardswish),
+};
+
+const wnn_op wnn_elu_op = {
+    .code = WNN_OP_CODE(elu),
+    .name = "Elu",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = alpha_attrs,
+    .prepare = wnn_elu_prepare,
+    .run = wnn_elu_run,
+    .reference = WNN_REF(wnn_ref_elu),
+};
+
+const wnn_op wnn_selu_op = {
+    .code = WNN_OP_CODE(selu),
+    .name = "Selu",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("alpha", "gamma"),
+    .prepare = wnn_selu_prepare,
+    .run = wnn_selu_run,
+    .reference = WNN_REF(wnn_ref_selu),
+};
+
+const wnn_op wnn_softplus_op = {
+    .code = WNN_OP_CODE(softplus),
+    .name = "Softplus",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_softplus_prepare,
+    .run = wnn_softplus_run,
+    .reference = WNN_REF(wnn_ref_softplus),
+};
+
+const wnn_op wnn_softsign_op = {
+    .code = WNN_OP_CODE(softsign),
+    .name = "Softsign",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_softsign_prepare,
+    .run = wnn_softsign_run,
+    .reference = WNN_REF(wnn_ref_softsign),
+};
+
+const wnn_op wnn_sign_op = {
+    .code = WNN_OP_CODE(sign),
+    .name = "Sign",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_sign_prepare,
+    .run = wnn_sign_run,
+    .reference = WNN_REF(wnn_ref_sign),
+};
+
+const wnn_op wnn_gelu_op = {
+    .code = WNN_OP_CODE(gelu),
+    .name = "Gelu",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("approximate"),
+    .prepare = wnn_gelu_prepare,
+    .run = wnn_gelu_run,
+    .reference = WNN_REF(wnn_ref_gelu),
+};
+
+const wnn_op wnn_sin_op = {
+    .code = WNN_OP_CODE(sin),
+    .name = "Sin",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_sin_prepare,
+    .run = wnn_sin_run,
+    .reference = WNN_REF(wnn_ref_sin),
+};
+
+const wnn_op wnn_cos_op = {
+    .code = WNN_OP_CODE(cos),
+    .name = "Cos",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_cos_prepare,
+    .run = wnn_cos_run,
+    .reference = WNN_REF(wnn_ref_cos),
+};
+
+const wnn_op wnn_round_op = {
+    .code = WNN_OP_CODE(round),
+    .name = "Round",
+    .flags = WNN_OP_INPLACE,
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_round_prepare,
+    .run = wnn_round_run,
+    .reference = WNN_REF(wnn_ref_round),
+};

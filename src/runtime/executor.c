@@ -17,7 +17,6 @@ struct wnn_executor {
   /* Models with guards: per value, the node that was skipped instead of
    * writing it in this run, or -1 (allocated at creation, reset per run). */
   int *skipped_by;
-  const wnn_op *where; /* Where, the one op that may read a skipped value */
   char msg[MSG_CAP];
 };
 
@@ -56,7 +55,6 @@ wnn_status wnn_executor_create(const wnn_model *m, wnn_executor **out) {
   for (int i = 0; i < m->num_nodes; i++) guarded |= m->nodes[i].num_guards > 0;
   if (guarded) {
     ex->skipped_by = wnn_calloc(a, (size_t)m->num_values, sizeof(int), sizeof(int));
-    ex->where = wnn_op_by_name("Where");
   }
   if (!ex->ptr || !ex->arena || (guarded && !ex->skipped_by)) {
     wnn_executor_destroy(ex);
@@ -234,7 +232,8 @@ static wnn_status unwritten(wnn_executor *ex, const char *who, int v) {
 
 /* Node i of a model with guards, before it runs: *skip says whether its
  * guards fail (its outputs are then marked skipped); fails when it would
- * read a skipped value (Where only when it selects it). */
+ * read a skipped value (an op flagged WNN_OP_SELECTS_INPUT only when it
+ * selects it). */
 static wnn_status check_guarded(wnn_executor *ex, int i, int *skip) {
   const wnn_model *m = ex->model;
   const wnn_node *n = &m->nodes[i];
@@ -259,9 +258,10 @@ static wnn_status check_guarded(wnn_executor *ex, int i, int *skip) {
   for (int k = 0; k < n->num_inputs; k++) {
     int v = n->inputs[k];
     if (v < 0 || ex->skipped_by[v] < 0) continue;
-    if (n->op == ex->where && k > 0 && n->inputs[0] >= 0 && ex->skipped_by[n->inputs[0]] < 0 &&
-        m->values[n->inputs[0]].nbytes == 1 && guard_true(ex, n->inputs[0]) == (k == 2))
-      continue; /* the branch Where does not select */
+    if (n->op->flags & WNN_OP_SELECTS_INPUT && k > 0 && n->inputs[0] >= 0 &&
+        ex->skipped_by[n->inputs[0]] < 0 && m->values[n->inputs[0]].nbytes == 1 &&
+        guard_true(ex, n->inputs[0]) == (k == 2))
+      continue; /* the input the condition does not select */
     return unwritten(ex, label(who, sizeof who, m, i), v);
   }
   return WNN_OK;
