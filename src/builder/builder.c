@@ -236,7 +236,7 @@ static wnn_status prepare(const wnn_builder *b, const bnode *n, wnn_kernels kern
   memset(out, 0, sizeof(wnn_tdesc) * WNN_MAX_IO);
   wnn_prepare_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
-  ctx.attrs = n->attrs;
+  ctx.attrs = wnn_attrs_from_json(n->attrs);
   ctx.num_inputs = n->num_inputs;
   ctx.inputs = in;
   ctx.num_outputs = n->num_outputs;
@@ -284,7 +284,7 @@ wnn_status wnn_builder_add_node(wnn_builder *b, const char *op_type, const char 
     else if (!cJSON_IsObject(n.attrs))
       st = fail(WNN_ERR_BAD_ATTRIBUTE, "add_node %s: attributes are not a JSON object", op_type);
   }
-  if (!st && (st = wnn_op_check_node(op, n.attrs, num_inputs, num_outputs, msg, sizeof msg)))
+  if (!st && (st = wnn_op_check_node(op, wnn_attrs_from_json(n.attrs), num_inputs, num_outputs, msg, sizeof msg)))
     fail(st, "%s%s%s: %s", op_type, name ? " " : "", name ? name : "", msg);
 
   /* Prepare with each variant; the plan must fit the largest scratch. */

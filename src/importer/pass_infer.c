@@ -29,7 +29,7 @@ wnn_status wnn_pass_infer_node(wnn_ir_graph *g, int id, void *params, size_t *sc
                             "op type '%s' is not supported by the wnn runtime", n->op_type);
   char msg[512];
   msg[0] = '\0';
-  wnn_status st = wnn_op_check_node(op, n->attrs, n->num_inputs, n->num_outputs, msg, sizeof msg);
+  wnn_status st = wnn_op_check_node(op, wnn_attrs_from_json(n->attrs), n->num_inputs, n->num_outputs, msg, sizeof msg);
   if (st) return wnn_ir_node_fail(g, n, st, wnn_status_is_unsupported(st), "%s", msg);
   wnn_tdesc in[WNN_MAX_IO], out[WNN_MAX_IO];
   memset(in, 0, sizeof in);
@@ -51,7 +51,7 @@ wnn_status wnn_pass_infer_node(wnn_ir_graph *g, int id, void *params, size_t *sc
   memset(p, 0, WNN_MAX_PARAMS);
   wnn_prepare_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
-  ctx.attrs = n->attrs;
+  ctx.attrs = wnn_attrs_from_json(n->attrs);
   ctx.num_inputs = n->num_inputs;
   ctx.inputs = in;
   ctx.num_outputs = n->num_outputs;

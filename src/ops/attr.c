@@ -1,12 +1,10 @@
 /*
- * Attribute readers over a node's JSON attributes object, error reporting for
- * prepare and run, and shape helpers. Attributes are plain JSON values:
- * numbers for int and float, arrays of numbers for ints, strings for string.
+ * Attribute readers over a node's attributes (base/attrs.h), worded for the
+ * ops' messages, and error reporting for prepare and run. Attributes are
+ * numbers for int and float, lists of numbers for ints, strings for string.
  */
 #include <math.h>
 #include <stdarg.h>
-
-#include <cjson/cJSON.h>
 
 #include "ops/op.h"
 #include "ops/op_internal.h"
@@ -28,65 +26,59 @@ wnn_status wnn_run_fail(const wnn_run_ctx *ctx, wnn_status status, const char *f
   return status;
 }
 
-static const cJSON *find_attr(const wnn_prepare_ctx *ctx, const char *name) {
-  if (!ctx->attrs || !cJSON_IsObject(ctx->attrs)) return NULL;
-  return cJSON_GetObjectItemCaseSensitive(ctx->attrs, name);
+bool wnn_attr_has(const wnn_prepare_ctx *ctx, const char *name) {
+  return wnn_attrs_kind(ctx->attrs, name) != WNN_ATTR_ABSENT;
 }
 
-/* An integral JSON number in int64 range. cJSON keeps numbers as doubles, so
+/* An integral number in int64 range. Attribute numbers are doubles, so
  * integers are exact up to 2^53, far beyond any dimension or axis. */
-static bool as_int64(const cJSON *item, int64_t *out) {
-  if (!cJSON_IsNumber(item)) return false;
-  const double v = item->valuedouble;
+static bool as_int64(double v, int64_t *out) {
   if (!(v == floor(v)) || v < -9.2e18 || v > 9.2e18) return false;
   *out = (int64_t)v;
   return true;
 }
 
 wnn_status wnn_attr_int(wnn_prepare_ctx *ctx, const char *name, int64_t dflt, int64_t *out) {
-  const cJSON *item = find_attr(ctx, name);
-  if (!item) {
+  double v;
+  if (!wnn_attr_has(ctx, name)) {
     *out = dflt;
     return WNN_OK;
   }
-  if (!as_int64(item, out))
+  if (!wnn_attrs_number(ctx->attrs, name, &v) || !as_int64(v, out))
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "attribute '%s' must be an integer", name);
   return WNN_OK;
 }
 
 wnn_status wnn_attr_float(wnn_prepare_ctx *ctx, const char *name, float dflt, float *out) {
-  const cJSON *item = find_attr(ctx, name);
-  if (!item) {
+  double v;
+  if (!wnn_attr_has(ctx, name)) {
     *out = dflt;
     return WNN_OK;
   }
-  if (!cJSON_IsNumber(item))
+  if (!wnn_attrs_number(ctx->attrs, name, &v))
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "attribute '%s' must be a number", name);
-  *out = (float)item->valuedouble;
+  *out = (float)v;
   return WNN_OK;
 }
 
 wnn_status wnn_attr_ints(wnn_prepare_ctx *ctx, const char *name, int64_t *out, int max,
                          int *count) {
-  const cJSON *item = find_attr(ctx, name);
-  if (!item) {
+  if (!wnn_attr_has(ctx, name)) {
     *count = -1;
     return WNN_OK;
   }
-  if (!cJSON_IsArray(item))
+  const int n = wnn_attrs_list_size(ctx->attrs, name);
+  if (n < 0)
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "attribute '%s' must be a list of integers",
                        name);
-  const int n = cJSON_GetArraySize(item);
   if (n > max)
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "attribute '%s' has %d values, at most %d",
                        name, n, max);
-  int i = 0;
-  const cJSON *elem;
-  cJSON_ArrayForEach(elem, item) {
-    if (!as_int64(elem, &out[i]))
+  for (int i = 0; i < n; i++) {
+    double v;
+    if (!wnn_attrs_list_number(ctx->attrs, name, i, &v) || !as_int64(v, &out[i]))
       return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "attribute '%s'[%d] must be an integer",
                          name, i);
-    i++;
   }
   *count = n;
   return WNN_OK;
@@ -94,14 +86,12 @@ wnn_status wnn_attr_ints(wnn_prepare_ctx *ctx, const char *name, int64_t *out, i
 
 wnn_status wnn_attr_string(wnn_prepare_ctx *ctx, const char *name, const char *dflt,
                            const char **out) {
-  const cJSON *item = find_attr(ctx, name);
-  if (!item) {
+  if (!wnn_attr_has(ctx, name)) {
     *out = dflt;
     return WNN_OK;
   }
-  if (!cJSON_IsString(item) || !item->valuestring)
+  if (!wnn_attrs_string(ctx->attrs, name, out))
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "attribute '%s' must be a string", name);
-  *out = item->valuestring;
   return WNN_OK;
 }
 

@@ -40,9 +40,8 @@ typedef struct wnn_gemm_act_params {
 wnn_status wnn_fused_activation_prepare(wnn_prepare_ctx *ctx, const char *op,
                                         wnn_fused_activation *act);
 
-/* Applies act to y[0..n) in place (nothing for WNN_ACT_NONE), with the
- * scalar activation kernel. */
-void wnn_fused_activation_apply(const wnn_fused_activation *act, float *y, size_t n);
+/* The op applies it with the activation kernel it selected at prepare time
+ * (wnn_select_f32_act), NULL for WNN_ACT_NONE. */
 
 /* One element, written plainly: what the reference implementations use. */
 static inline float wnn_fused_activation_ref(const wnn_fused_activation *act, float x) {

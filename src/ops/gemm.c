@@ -58,6 +58,7 @@ wnn_status wnn_gemm_prepare(wnn_prepare_ctx *ctx) {
   p->m = (size_t)m, p->n = (size_t)n, p->k = (size_t)ka;
   if (wnn_has_input(ctx, 2) && (st = gemm_prepare_c(ctx, p))) return st;
   p->gemm = wnn_select_f32_gemm(ctx->kernels);
+  p->act = pa->act.kind != WNN_ACT_NONE ? wnn_select_f32_act(ctx->kernels) : NULL;
   return WNN_OK;
 }
 
@@ -79,7 +80,7 @@ wnn_status wnn_gemm_run(const wnn_run_ctx *ctx) {
   const size_t a_rs = p->trans_a ? 1 : p->k, a_cs = p->trans_a ? p->m : 1;
   const size_t b_rs = p->trans_b ? 1 : p->n, b_cs = p->trans_b ? p->k : 1;
   p->gemm(p->m, p->n, p->k, a, a_rs, a_cs, b, b_rs, b_cs, NULL, y, p->n, &gp);
-  wnn_fused_activation_apply(&pa->act, y, p->m * p->n);
+  if (p->act) p->act(1, p->m * p->n, y, p->m * p->n, &pa->act);
   return WNN_OK;
 }
 

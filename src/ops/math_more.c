@@ -19,7 +19,6 @@
  * The element-wise ops are plain loops on the C library (no kernel family:
  * they are rare in models).
  */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <string.h>
 

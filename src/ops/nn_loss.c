@@ -16,7 +16,6 @@
  * WNN_ERR_OUT_OF_RANGE naming the value and where it is. Sums are folded in
  * double.
  */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <string.h>
 
@@ -69,7 +68,7 @@ static wnn_status loss_prepare(wnn_prepare_ctx *ctx, const char *op, bool softma
   else
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE,
                        "%s: reduction is '%s', expected 'none', 'sum' or 'mean'", op, reduction);
-  p->has_ignore = cJSON_GetObjectItemCaseSensitive(ctx->attrs, "ignore_index") != NULL;
+  p->has_ignore = wnn_attr_has(ctx, "ignore_index");
   if ((st = wnn_attr_int(ctx, "ignore_index", 0, &p->ignore_index))) return st;
   p->softmax = softmax;
   p->target_dtype = t->dtype;

@@ -18,7 +18,6 @@
 #include <math.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
 
 #include "ops/nn_internal.h"
 
@@ -32,22 +31,19 @@ static wnn_status read_activations(wnn_prepare_ctx *ctx, const char *op, int per
   static const int defaults[3] = {WNN_RNN_SIGMOID, WNN_RNN_TANH, WNN_RNN_TANH};
   for (int d = 0; d < 2; d++)
     for (int k = 0; k < 3; k++) p->act[d][k] = defaults[k];
-  const cJSON *list =
-      ctx->attrs ? cJSON_GetObjectItemCaseSensitive(ctx->attrs, "activations") : NULL;
-  if (!list) return WNN_OK;
-  if (!cJSON_IsArray(list))
+  if (!wnn_attr_has(ctx, "activations")) return WNN_OK;
+  const int count = wnn_attrs_list_size(ctx->attrs, "activations");
+  if (count < 0)
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: activations must be a list of strings", op);
-  const int want = per_dir * p->directions, count = cJSON_GetArraySize(list);
+  const int want = per_dir * p->directions;
   if (count != want)
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE,
                        "%s: activations has %d names, expected %d (%d per direction)", op, count,
                        want, per_dir);
-  int i = 0;
-  const cJSON *item;
-  cJSON_ArrayForEach(item, list) {
-    if (!cJSON_IsString(item))
+  for (int i = 0; i < count; i++) {
+    const char *s;
+    if (!wnn_attrs_list_string(ctx->attrs, "activations", i, &s))
       return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: activations[%d] is not a string", op, i);
-    const char *s = item->valuestring;
     int a;
     if (strcmp(s, "Sigmoid") == 0)
       a = WNN_RNN_SIGMOID;
@@ -60,7 +56,6 @@ static wnn_status read_activations(wnn_prepare_ctx *ctx, const char *op, int per
                          "%s: activations[%d] '%s' is not supported (Sigmoid, Tanh, Relu)", op, i,
                          s);
     p->act[i / per_dir][i % per_dir] = a;
-    i++;
   }
   return WNN_OK;
 }

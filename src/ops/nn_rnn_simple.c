@@ -17,7 +17,6 @@
 #include <math.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
 
 #include "ops/more_internal.h"
 #include "ops/nn_internal.h"
@@ -29,17 +28,14 @@ enum { IN_X, IN_W, IN_R, IN_B, IN_LENS, IN_H0 };
 static wnn_status read_activations(wnn_prepare_ctx *ctx, const char *op,
                                    wnn_simple_rnn_params *p) {
   p->act[0] = p->act[1] = WNN_RNN_TANH;
-  const cJSON *list =
-      ctx->attrs ? cJSON_GetObjectItemCaseSensitive(ctx->attrs, "activations") : NULL;
-  if (!list) return WNN_OK;
-  if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) != p->directions)
+  if (!wnn_attr_has(ctx, "activations")) return WNN_OK;
+  if (wnn_attrs_list_size(ctx->attrs, "activations") != p->directions)
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE,
                        "%s: activations must be a list of %d names (one per direction)", op,
                        p->directions);
-  int i = 0;
-  const cJSON *item;
-  cJSON_ArrayForEach(item, list) {
-    const char *s = cJSON_IsString(item) ? item->valuestring : "";
+  for (int i = 0; i < p->directions; i++) {
+    const char *s;
+    if (!wnn_attrs_list_string(ctx->attrs, "activations", i, &s)) s = "";
     if (strcmp(s, "Tanh") == 0) p->act[i] = WNN_RNN_TANH;
     else if (strcmp(s, "Sigmoid") == 0) p->act[i] = WNN_RNN_SIGMOID;
     else if (strcmp(s, "Relu") == 0) p->act[i] = WNN_RNN_RELU;
@@ -47,7 +43,6 @@ static wnn_status read_activations(wnn_prepare_ctx *ctx, const char *op,
       return wnn_op_fail(ctx, WNN_ERR_UNSUPPORTED,
                          "%s: activations[%d] '%s' is not supported (Tanh, Sigmoid, Relu)", op, i,
                          s);
-    i++;
   }
   return WNN_OK;
 }

@@ -22,10 +22,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/attrs.h"
 #include "base/shape.h"
 #include "wnn.h"
-
-struct cJSON;
 
 /* Most inputs or outputs an op may have. */
 #define WNN_MAX_IO 16
@@ -41,7 +40,7 @@ typedef struct wnn_tdesc {
 } wnn_tdesc;
 
 typedef struct wnn_prepare_ctx {
-  const struct cJSON *attrs; /* the node's attributes: a JSON object, or NULL */
+  const wnn_attrs *attrs;    /* the node's attributes (base/attrs.h), or NULL */
   int num_inputs;
   const wnn_tdesc *inputs;
   int num_outputs;
@@ -134,17 +133,20 @@ const wnn_op *wnn_op_by_name(const char *onnx_name);
 
 /* Checks a node before prepare: input and output counts, and that every
  * attribute is one the op accepts. The message names the offending thing. */
-wnn_status wnn_op_check_node(const wnn_op *op, const struct cJSON *attrs, int num_inputs,
+wnn_status wnn_op_check_node(const wnn_op *op, const wnn_attrs *attrs, int num_inputs,
                              int num_outputs, char *msg, size_t msg_cap);
 
 /* Writes a printf-style message into ctx->msg and returns status. */
 wnn_status wnn_op_fail(wnn_prepare_ctx *ctx, wnn_status status, const char *fmt, ...);
 wnn_status wnn_run_fail(const wnn_run_ctx *ctx, wnn_status status, const char *fmt, ...);
 
-/* Typed attribute readers (src/ops/attr.c). An absent attribute yields the
- * default (or count -1 for lists); a present one of the wrong JSON type, or an
- * integer attribute that is not integral, is WNN_ERR_BAD_ATTRIBUTE with a
- * message naming it. */
+/* Typed attribute readers (src/ops/attr.c), the only way an op reads its
+ * attributes. An absent attribute yields the default (or count -1 for lists);
+ * a present one of the wrong type, or an integer attribute that is not
+ * integral, is WNN_ERR_BAD_ATTRIBUTE with a message naming it. Ops that word
+ * their own messages use wnn_attr_has and the accessors of base/attrs.h on
+ * ctx->attrs (lists of strings, list elements). */
+bool wnn_attr_has(const wnn_prepare_ctx *ctx, const char *name);
 wnn_status wnn_attr_int(wnn_prepare_ctx *ctx, const char *name, int64_t dflt, int64_t *out);
 wnn_status wnn_attr_float(wnn_prepare_ctx *ctx, const char *name, float dflt, float *out);
 wnn_status wnn_attr_ints(wnn_prepare_ctx *ctx, const char *name, int64_t *out, int max, int *count);

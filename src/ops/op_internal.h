@@ -45,6 +45,7 @@ typedef struct wnn_gemm_params {
   bool has_c;
   size_t c_rs, c_cs;
   wnn_f32_gemm_ukernel *gemm;
+  wnn_f32_act_ukernel *act;  /* the fused activation's kernel; NULL when there is none */
 } wnn_gemm_params;
 
 /* MatMul: batched over the broadcast batch dimensions (batch_ndim of them,

@@ -6,8 +6,6 @@
  */
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include "base/status.h"
 #include "ops/op.h"
 
@@ -39,7 +37,7 @@ static bool accepts_attr(const wnn_op *op, const char *name) {
   return false;
 }
 
-wnn_status wnn_op_check_node(const wnn_op *op, const struct cJSON *attrs, int num_inputs,
+wnn_status wnn_op_check_node(const wnn_op *op, const wnn_attrs *attrs, int num_inputs,
                              int num_outputs, char *msg, size_t msg_cap) {
   if (num_inputs < op->min_inputs || num_inputs > op->max_inputs)
     return wnn_seterr(msg, msg_cap, WNN_ERR_MALFORMED, "%s: %d inputs, expected %d to %d", op->name,
@@ -47,15 +45,15 @@ wnn_status wnn_op_check_node(const wnn_op *op, const struct cJSON *attrs, int nu
   if (num_outputs < op->min_outputs || num_outputs > op->max_outputs)
     return wnn_seterr(msg, msg_cap, WNN_ERR_MALFORMED, "%s: %d outputs, expected %d to %d",
                       op->name, num_outputs, op->min_outputs, op->max_outputs);
-  if (!attrs) return WNN_OK;
-  if (!cJSON_IsObject(attrs))
+  const int count = wnn_attrs_count(attrs);
+  if (count < 0)
     return wnn_seterr(msg, msg_cap, WNN_ERR_BAD_ATTRIBUTE, "%s: attributes must be a JSON object",
                       op->name);
-  const cJSON *item;
-  cJSON_ArrayForEach(item, attrs) {
-    if (!item->string || !accepts_attr(op, item->string))
+  for (int i = 0; i < count; i++) {
+    const char *name = wnn_attrs_name(attrs, i);
+    if (!name || !accepts_attr(op, name))
       return wnn_seterr(msg, msg_cap, WNN_ERR_BAD_ATTRIBUTE, "%s: unknown attribute '%s'",
-                        op->name, item->string ? item->string : "");
+                        op->name, name ? name : "");
   }
   return WNN_OK;
 }

@@ -14,7 +14,6 @@
  * rare in inference graphs. Twiddle angles are 2 pi ((k * n) mod N) / N, so
  * they stay exact for long transforms.
  */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <string.h>
 
@@ -66,7 +65,7 @@ wnn_status wnn_dft_prepare(wnn_prepare_ctx *ctx) {
   if (onesided != 0 && onesided != 1)
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: onesided is %lld, expected 0 or 1", OP,
                        (long long)onesided);
-  const bool axis_attr = ctx->attrs && cJSON_GetObjectItemCaseSensitive(ctx->attrs, "axis");
+  const bool axis_attr = wnn_attr_has(ctx, "axis");
   const bool axis_input = ctx->num_inputs > 2 && wnn_has_input(ctx, 2);
   if (axis_attr && axis_input)
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE,

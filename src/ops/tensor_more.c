@@ -6,7 +6,6 @@
  *                         read at run time); batch_axis (1), time_axis (0)
  * Registered with the math family's codes (src/ops/ops.inc, 160-199).
  */
-#include <cjson/cJSON.h>
 #include <string.h>
 
 #include "ops/more_internal.h"
@@ -34,7 +33,7 @@ wnn_status wnn_compress_prepare(wnn_prepare_ctx *ctx) {
     return wnn_op_fail(ctx, WNN_ERR_UNSUPPORTED,
                        "%s: input 1 (condition) must be a constant (it decides the output shape)",
                        OP);
-  const bool has_axis = ctx->attrs && cJSON_GetObjectItemCaseSensitive(ctx->attrs, "axis");
+  const bool has_axis = wnn_attr_has(ctx, "axis");
   int64_t axis;
   int ax = 0;
   if ((st = wnn_attr_int(ctx, "axis", 0, &axis))) return st;

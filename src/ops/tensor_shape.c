@@ -9,7 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
 
 #include "ops/tensor_internal.h"
 
@@ -183,31 +182,33 @@ static wnn_status fill_value(wnn_prepare_ctx *ctx, wnn_dtype *dtype, double *val
   static const char OP[] = "ConstantOfShape";
   *dtype = WNN_DTYPE_F32;
   *value = 0.0;
-  const cJSON *v = ctx->attrs ? cJSON_GetObjectItemCaseSensitive(ctx->attrs, "value") : NULL;
-  if (!v) return WNN_OK;
-  const cJSON *dt = cJSON_GetObjectItemCaseSensitive(v, "dtype");
-  const cJSON *data = cJSON_GetObjectItemCaseSensitive(v, "data");
-  const cJSON *shape = cJSON_GetObjectItemCaseSensitive(v, "shape");
-  if (!cJSON_IsObject(v) || !cJSON_IsString(dt) || !cJSON_IsArray(data))
+  if (!wnn_attr_has(ctx, "value")) return WNN_OK;
+  const wnn_attrs *v = wnn_attrs_object(ctx->attrs, "value");
+  const char *dt = NULL;
+  if (!v || !wnn_attrs_string(v, "dtype", &dt) || wnn_attrs_list_size(v, "data") < 0)
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE,
                        "%s: value must be an object {\"dtype\", \"shape\", \"data\"}", OP);
-  *dtype = wnn_dtype_from_name(dt->valuestring);
+  *dtype = wnn_dtype_from_name(dt);
   if (*dtype == WNN_DTYPE_INVALID || *dtype == WNN_DTYPE_F16)
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: value has dtype '%s', which is not supported",
-                       OP, dt->valuestring);
-  if (shape && (!cJSON_IsArray(shape) || cJSON_GetArraySize(shape) > 1 ||
-                (cJSON_GetArraySize(shape) == 1 &&
-                 !(cJSON_IsNumber(shape->child) && shape->child->valuedouble == 1.0))))
+                       OP, dt);
+  const int shape_size = wnn_attrs_list_size(v, "shape");
+  double dim0;
+  if (wnn_attrs_kind(v, "shape") != WNN_ATTR_ABSENT &&
+      (shape_size < 0 || shape_size > 1 ||
+       (shape_size == 1 && !(wnn_attrs_list_number(v, "shape", 0, &dim0) && dim0 == 1.0))))
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: value must hold one element (shape [1])",
                        OP);
-  if (cJSON_GetArraySize(data) != 1 || !(cJSON_IsNumber(data->child) || cJSON_IsBool(data->child)))
+  const int count = wnn_attrs_list_size(v, "data");
+  bool flag;
+  if (count == 1 && wnn_attrs_list_bool(v, "data", 0, &flag))
+    *value = flag ? 1.0 : 0.0;
+  else if (count != 1 || !wnn_attrs_list_number(v, "data", 0, value))
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: value must hold one number, has %d items",
-                       OP, cJSON_GetArraySize(data));
-  *value = cJSON_IsBool(data->child) ? (cJSON_IsTrue(data->child) ? 1.0 : 0.0)
-                                     : data->child->valuedouble;
+                       OP, count);
   if (*dtype != WNN_DTYPE_F32 && *value != floor(*value))
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: value %g is not integral for %s", OP,
-                       *value, dt->valuestring);
+                       *value, dt);
   return WNN_OK;
 }
 

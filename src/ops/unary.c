@@ -2,7 +2,6 @@
  * activation ops of ops.inc (Exp ... Gelu; latest opset <= 21), float32
  * (Neg, Abs and Sign also int32 and int64; Clip also int8, uint8, int32 and
  * int64). */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <string.h>
 
@@ -81,7 +80,7 @@ static wnn_status clip_int_prepare(wnn_prepare_ctx *ctx) {
   wnn_status st;
   static const char *const names[3] = {"input", "min", "max"};
   for (int i = 1; i <= 2; i++) {
-    if (ctx->attrs && cJSON_GetObjectItemCaseSensitive(ctx->attrs, names[i]))
+    if (wnn_attr_has(ctx, names[i]))
       return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE,
                          "%s: attribute '%s' applies to float32 input only (input 0 is %s)", OP,
                          names[i], wnn_dtype_name(x->dtype));

@@ -403,7 +403,7 @@ static wnn_status read_node(wnn_model *m, const cJSON *j, int i, int *producer) 
   const cJSON *attrs = cJSON_GetObjectItemCaseSensitive(j, "attrs");
   if (attrs && !cJSON_IsObject(attrs))
     return fail(WNN_ERR_MALFORMED, "graph: %s.attrs must be an object", label);
-  if ((st = wnn_op_check_node(n->op, attrs, n->num_inputs, n->num_outputs, msg, sizeof msg)))
+  if ((st = wnn_op_check_node(n->op, wnn_attrs_from_json(attrs), n->num_inputs, n->num_outputs, msg, sizeof msg)))
     return fail(st, "%s: %s", label, msg);
 
   wnn_tdesc in[WNN_MAX_IO], out[WNN_MAX_IO];
@@ -446,7 +446,7 @@ static wnn_status read_node(wnn_model *m, const cJSON *j, int i, int *producer) 
 
   wnn_prepare_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
-  ctx.attrs = attrs;
+  ctx.attrs = wnn_attrs_from_json(attrs);
   ctx.num_inputs = n->num_inputs;
   ctx.inputs = in;
   ctx.num_outputs = n->num_outputs;

@@ -58,9 +58,10 @@ static inline wnn_status op_prepare_k(op_case *c, const char *name, const char *
   memcpy(c->inputs, inputs, (size_t)num_inputs * sizeof *inputs);
   cJSON *attrs = attrs_json ? cJSON_Parse(attrs_json) : NULL;
   if (attrs_json && !attrs) return WNN_ERR_MALFORMED;
-  wnn_status st = wnn_op_check_node(c->op, attrs, num_inputs, num_outputs, c->msg, sizeof c->msg);
+  wnn_status st = wnn_op_check_node(c->op, wnn_attrs_from_json(attrs), num_inputs, num_outputs,
+                                    c->msg, sizeof c->msg);
   if (st == WNN_OK) {
-    wnn_prepare_ctx ctx = {attrs,     num_inputs, c->inputs, num_outputs, c->outputs, c->params,
+    wnn_prepare_ctx ctx = {wnn_attrs_from_json(attrs), num_inputs, c->inputs, num_outputs, c->outputs, c->params,
                            0,         kernels,    c->msg,    sizeof c->msg};
     st = c->op->prepare(&ctx);
     c->scratch_bytes = ctx.scratch_bytes;

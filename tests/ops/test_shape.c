@@ -188,7 +188,7 @@ TEST(registry) {
   CHECK(wnn_op_by_name("NoSuchOp") == NULL && wnn_op_by_name(NULL) == NULL);
   char msg[128];
   cJSON *bad = cJSON_Parse("[1]");
-  CHECK_STATUS(wnn_op_check_node(wnn_op_by_name("Relu"), bad, 1, 1, msg, sizeof msg),
+  CHECK_STATUS(wnn_op_check_node(wnn_op_by_name("Relu"), wnn_attrs_from_json(bad), 1, 1, msg, sizeof msg),
                WNN_ERR_BAD_ATTRIBUTE);
   cJSON_Delete(bad);
 }
