@@ -140,6 +140,11 @@ typedef struct wnn_f32_act_params {
 typedef void wnn_f32_act_ukernel(size_t rows, size_t n, float *y, size_t y_rs,
                                  const wnn_f32_act_params *params);
 
+/* The loader's FILL params (docs/format.md, "Param codecs"): y[i] =
+ * pattern[i % 16] for i < nbytes, pattern being one element repeated (its size
+ * divides 16). y need not be aligned. */
+typedef void wnn_xx_fill_ukernel(size_t nbytes, const uint8_t *pattern, uint8_t *y);
+
 /* ------------------------------------------------------------ declarations */
 
 #define WNN_F32_GEMM(name, isa, mr, nr) wnn_f32_gemm_ukernel name;
@@ -155,6 +160,7 @@ typedef void wnn_f32_act_ukernel(size_t rows, size_t n, float *y, size_t y_rs,
 #define WNN_F32_POOL2D(name, isa, op) wnn_f32_pool2d_ukernel name;
 #define WNN_F32_GAVGPOOL(name, isa) wnn_f32_gavgpool_ukernel name;
 #define WNN_F32_SOFTMAX(name, isa) wnn_f32_softmax_ukernel name;
+#define WNN_XX_FILL(name, isa) wnn_xx_fill_ukernel name;
 #include "kernels/kernels.inc"
 
 #endif /* WNN_KERNELS_H */

@@ -24,6 +24,7 @@
 
 #include "base/attrs.h"
 #include "base/shape.h"
+#include "kernels/kernels.h"
 #include "wnn.h"
 
 /* Most inputs or outputs an op may have. */
@@ -130,6 +131,10 @@ enum {
 /* The registry (src/ops/registry.c). NULL when unknown. */
 const wnn_op *wnn_op_by_code(int code);
 const wnn_op *wnn_op_by_name(const char *onnx_name);
+
+/* Kernel selection for the runtime's own loops (src/ops/select.c, like the
+ * ops' selection in op_internal.h): the fill of FILL params at load time. */
+wnn_xx_fill_ukernel *wnn_select_xx_fill(wnn_kernels kernels);
 
 /* Checks a node before prepare: input and output counts, and that every
  * attribute is one the op accepts. The message names the offending thing. */

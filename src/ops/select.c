@@ -95,6 +95,15 @@ wnn_f32_repeat_ukernel *wnn_select_f32_repeat(wnn_kernels kernels) {
   return NULL;
 }
 
+wnn_xx_fill_ukernel *wnn_select_xx_fill(wnn_kernels kernels) {
+  static const struct { wnn_xx_fill_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_XX_FILL(name, isa) ROW(name, isa, 0, 0)
+#include "kernels/kernels.inc"
+  };
+  SELECT(t, kernels, -1, -1);
+  return NULL;
+}
+
 wnn_f32_col2im_ukernel *wnn_select_f32_col2im(wnn_kernels kernels) {
   static const struct { wnn_f32_col2im_ukernel *fn; int isa, op, kind; } t[] = {
 #define WNN_F32_COL2IM(name, isa) ROW(name, isa, 0, 0)

@@ -5,9 +5,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#if defined(__wasm_simd128__)
-#include <wasm_simd128.h>
-#endif
 
 #include "runtime/format.h"
 #include "base/status.h"
@@ -195,11 +192,10 @@ static wnn_status read_value(wnn_model *m, const cJSON *j, int index, const uint
 }
 
 /* Writes nbytes of elem (esize bytes: 1, 2, 4 or 8) repeated at dst, which is
- * 64-byte aligned. A one-byte pattern (zeros, say) is a memset; any other is
- * stored 16 bytes at a time in the SIMD128 build (8 otherwise): a memcpy loop
- * here ran at 1.8 GB/s in V8, as the standalone module's __memcpy is a plain
- * loop (bench/profile.mjs --load on light_vgg19). */
-static void fill_repeat(uint8_t *dst, const uint8_t *elem, size_t esize, size_t nbytes) {
+ * 64-byte aligned. A one-byte pattern (zeros, say) is a memset; any other goes
+ * to the fill kernel selected for the model (kernels/xx_fill__*.c). */
+static void fill_repeat(wnn_xx_fill_ukernel *fill, uint8_t *dst, const uint8_t *elem, size_t esize,
+                        size_t nbytes) {
   int one_byte = 1;
   for (size_t i = 1; i < esize; i++) one_byte &= elem[i] == elem[0];
   if (one_byte) {
@@ -208,16 +204,7 @@ static void fill_repeat(uint8_t *dst, const uint8_t *elem, size_t esize, size_t 
   }
   uint8_t pattern[16]; /* esize divides 16, and dst is aligned: in phase */
   for (size_t i = 0; i < sizeof pattern; i++) pattern[i] = elem[i % esize];
-  size_t at = 0;
-#if defined(__wasm_simd128__)
-  v128_t v = wasm_v128_load(pattern);
-  for (; nbytes - at >= 16; at += 16) wasm_v128_store(dst + at, v);
-#else
-  uint64_t w;
-  memcpy(&w, pattern, 8);
-  for (; nbytes - at >= 8; at += 8) memcpy(dst + at, &w, 8);
-#endif
-  for (; at < nbytes; at++) dst[at] = pattern[at % 16];
+  fill(nbytes, pattern, dst);
 }
 
 /* Gives every FILL param its bytes: one model-owned block from the model's
@@ -240,11 +227,13 @@ static wnn_status materialize_fills(wnn_model *m) {
   if (!m->fills)
     return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory for the %zu bytes of fill params", total);
   m->fills_size = total;
+  wnn_xx_fill_ukernel *fill =
+      wnn_select_xx_fill(m->kernels == WNN_KERNELS_REFERENCE ? WNN_KERNELS_SCALAR : m->kernels);
   for (int g = 0; g < layout.num_groups; g++) {
     uint8_t elem[8];
     for (size_t k = 0; k < layout.group[g].esize; k++)
       elem[k] = (uint8_t)(layout.group[g].bits >> (8 * k));
-    fill_repeat(m->fills + layout.group[g].offset, elem, layout.group[g].esize,
+    fill_repeat(fill, m->fills + layout.group[g].offset, elem, layout.group[g].esize,
                 layout.group[g].nbytes);
   }
   size_t own = 0;
@@ -256,7 +245,7 @@ static wnn_status materialize_fills(wnn_model *m) {
     if (g >= 0) {
       v->data = m->fills + layout.group[g].offset;
     } else {
-      fill_repeat(m->fills + own, v->data, esize, v->nbytes);
+      fill_repeat(fill, m->fills + own, v->data, esize, v->nbytes);
       v->data = m->fills + own;
       own += wnn_fill_round(v->nbytes);
     }
