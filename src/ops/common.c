@@ -181,3 +181,8 @@ wnn_window2d wnn_window_to_2d(const wnn_window_spec *s) {
   return win;
 }
 
+void wnn_split_axis(const wnn_tdesc *t, int ax, size_t *outer, size_t *n, size_t *inner) {
+  *outer = (size_t)wnn_shape_numel(ax, t->dims);
+  *n = (size_t)t->dims[ax];
+  *inner = (size_t)wnn_shape_numel(t->ndim - ax - 1, t->dims + ax + 1);
+}

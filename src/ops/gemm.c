@@ -5,7 +5,9 @@
 #include <math.h>
 
 #include "ops/fused_activation.h"
-#include "ops/op_internal.h"
+#include "ops/math_internal.h"
+
+WNN_PARAMS_FIT(wnn_det_params);
 
 WNN_PARAMS_FIT(wnn_gemm_params);
 WNN_PARAMS_FIT(wnn_matmul_params);
@@ -165,6 +167,64 @@ wnn_status wnn_matmul_run(const wnn_run_ctx *ctx) {
   return WNN_OK;
 }
 
+/* ------------------------------------------------------------------- Det */
+
+/* Det (11): X [*, M, M] float32 -> [*]. */
+wnn_status wnn_det_prepare(wnn_prepare_ctx *ctx) {
+  static const char OP[] = "Det";
+  wnn_det_params *p = ctx->params;
+  const wnn_tdesc *x = &ctx->inputs[0];
+  wnn_status st;
+  char a[64];
+  if ((st = wnn_expect_dtype(ctx, OP, 0, "X", WNN_DTYPE_F32))) return st;
+  if (x->ndim < 2 || x->dims[x->ndim - 1] != x->dims[x->ndim - 2])
+    return wnn_op_fail(ctx, WNN_ERR_SHAPE,
+                       "%s: input 0 (X) has shape %s, expected [..., M, M] (square matrices)", OP,
+                       wnn_format_dims(a, sizeof a, x->ndim, x->dims));
+  p->m = (size_t)x->dims[x->ndim - 1];
+  p->batch = (size_t)wnn_shape_numel(x->ndim - 2, x->dims);
+  if (p->m > 4096)
+    return wnn_op_fail(ctx, WNN_ERR_UNSUPPORTED, "%s: %zu x %zu matrices are too large", OP, p->m,
+                       p->m);
+  ctx->scratch_bytes = p->m * p->m * sizeof(double);
+  return wnn_set_output(ctx, OP, 0, WNN_DTYPE_F32, x->ndim - 2, x->dims);
+}
+
+/* LU decomposition with partial pivoting, in double: the product of the
+ * pivots, negated once per row swap. */
+wnn_status wnn_det_run(const wnn_run_ctx *ctx) {
+  const wnn_det_params *p = ctx->params;
+  const float *x = ctx->inputs[0].data;
+  float *y = ctx->outputs[0].data;
+  double *a = ctx->scratch;
+  const size_t m = p->m;
+  for (size_t b = 0; b < p->batch; b++) {
+    for (size_t i = 0; i < m * m; i++) a[i] = x[b * m * m + i];
+    double det = 1.0;
+    for (size_t c = 0; c < m && det != 0.0; c++) {
+      size_t piv = c;
+      for (size_t r = c + 1; r < m; r++)
+        if (fabs(a[r * m + c]) > fabs(a[piv * m + c])) piv = r;
+      if (piv != c) {
+        for (size_t k = 0; k < m; k++) {
+          const double t = a[c * m + k];
+          a[c * m + k] = a[piv * m + k], a[piv * m + k] = t;
+        }
+        det = -det;
+      }
+      const double d = a[c * m + c];
+      det *= d;
+      if (d == 0.0) break;
+      for (size_t r = c + 1; r < m; r++) {
+        const double f = a[r * m + c] / d;
+        for (size_t k = c + 1; k < m; k++) a[r * m + k] -= f * a[c * m + k];
+      }
+    }
+    y[b] = (float)det;
+  }
+  return WNN_OK;
+}
+
 /* ------------------------------------------------------------ descriptors */
 
 /* "activation" and "activation_params": the fused activation, as Conv's. */
@@ -185,4 +245,13 @@ const wnn_op wnn_matmul_op = {
     .prepare = wnn_matmul_prepare,
     .run = wnn_matmul_run,
     .reference = WNN_REF(wnn_ref_matmul),
+};
+
+const wnn_op wnn_det_op = {
+    .code = WNN_OP_CODE(det),
+    .name = "Det",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .prepare = wnn_det_prepare,
+    .run = wnn_det_run,
+    .reference = WNN_REF(wnn_ref_det),
 };

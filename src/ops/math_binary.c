@@ -10,6 +10,8 @@
 
 #include "ops/math_internal.h"
 
+WNN_PARAMS_FIT(wnn_bitshift_params);
+
 WNN_PARAMS_FIT(wnn_xbinary_params);
 
 static bool is_numeric(wnn_dtype d) {
@@ -251,6 +253,60 @@ wnn_status wnn_max_run(const wnn_run_ctx *ctx) { return variadic_run(ctx); }
 wnn_status wnn_sum_run(const wnn_run_ctx *ctx) { return variadic_run(ctx); }
 wnn_status wnn_mean_run(const wnn_run_ctx *ctx) { return variadic_run(ctx); }
 
+/* -------------------------------------------------------------- BitShift */
+
+/* y = a << b or a >> b; a shift of 8 or more gives 0. */
+static void u8_shl(size_t n, const void *a_, size_t sa, const void *b_, size_t sb, void *y_) {
+  const uint8_t *a = a_, *b = b_;
+  uint8_t *y = y_;
+  for (size_t i = 0; i < n; i++) {
+    const unsigned s = b[i * sb];
+    y[i] = s < 8 ? (uint8_t)(a[i * sa] << s) : 0;
+  }
+}
+
+static void u8_shr(size_t n, const void *a_, size_t sa, const void *b_, size_t sb, void *y_) {
+  const uint8_t *a = a_, *b = b_;
+  uint8_t *y = y_;
+  for (size_t i = 0; i < n; i++) {
+    const unsigned s = b[i * sb];
+    y[i] = s < 8 ? (uint8_t)(a[i * sa] >> s) : 0;
+  }
+}
+
+/* BitShift (11): X, Y uint8 (wnn has no wider unsigned types), broadcast;
+ * direction "LEFT" or "RIGHT" (required). */
+wnn_status wnn_bitshift_prepare(wnn_prepare_ctx *ctx) {
+  static const char OP[] = "BitShift";
+  wnn_bitshift_params *p = ctx->params;
+  wnn_status st;
+  const char *dir;
+  for (int i = 0; i < 2; i++)
+    if (ctx->inputs[i].dtype != WNN_DTYPE_U8)
+      return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input %d (%s) is %s, expected uint8", OP, i,
+                         i ? "Y" : "X", wnn_dtype_name(ctx->inputs[i].dtype));
+  if ((st = wnn_attr_string(ctx, "direction", NULL, &dir))) return st;
+  if (!dir)
+    return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: attribute 'direction' is required", OP);
+  if (strcmp(dir, "LEFT") == 0) p->left = true;
+  else if (strcmp(dir, "RIGHT") == 0) p->left = false;
+  else
+    return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE,
+                       "%s: direction is '%s', expected 'LEFT' or 'RIGHT'", OP, dir);
+  int64_t out[WNN_MAX_DIMS];
+  int nd;
+  if ((st = wnn_bcast_prepare(ctx, OP, &ctx->inputs[0], &ctx->inputs[1], out, &nd, &p->plan)))
+    return st;
+  return wnn_set_output(ctx, OP, 0, WNN_DTYPE_U8, nd, out);
+}
+
+wnn_status wnn_bitshift_run(const wnn_run_ctx *ctx) {
+  const wnn_bitshift_params *p = ctx->params;
+  wnn_bcast_run(&p->plan, p->left ? u8_shl : u8_shr, ctx->inputs[0].data, 1, ctx->inputs[1].data,
+                1, ctx->outputs[0].data, 1);
+  return WNN_OK;
+}
+
 /* ------------------------------------------------------------ descriptors */
 
 const wnn_op wnn_pow_op = {
@@ -387,4 +443,14 @@ const wnn_op wnn_mod_op = {
     .prepare = wnn_mod_prepare,
     .run = wnn_mod_run,
     .reference = WNN_REF(wnn_ref_mod),
+};
+
+const wnn_op wnn_bitshift_op = {
+    .code = WNN_OP_CODE(bitshift),
+    .name = "BitShift",
+    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("direction"),
+    .prepare = wnn_bitshift_prepare,
+    .run = wnn_bitshift_run,
+    .reference = WNN_REF(wnn_ref_bitshift),
 };

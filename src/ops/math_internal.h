@@ -106,4 +106,44 @@ wnn_vbinary_x_ukernel *wnn_select_vbinary_x(wnn_kernels kernels, wnn_dtype dtype
 wnn_f32_softmax_ukernel *wnn_select_f32_logsoftmax(wnn_kernels kernels);
 wnn_f32_reduce_ukernel *wnn_select_f32_reduce(wnn_kernels kernels, int op);
 
+/* CumSum along one axis: outer x n x inner. */
+typedef struct wnn_cumsum_params {
+  wnn_dtype dtype;           /* float32, int32 or int64 */
+  bool exclusive, reverse;
+  size_t outer, n, inner;
+} wnn_cumsum_params;
+
+/* Hardmax along one axis: outer x n x inner. */
+typedef struct wnn_hardmax_params {
+  size_t outer, n, inner;
+} wnn_hardmax_params;
+
+/* Element-wise float32 ops without a kernel family: the inverse and
+ * hyperbolic trigonometric functions, Tan, ThresholdedRelu, Shrink, Celu. */
+enum {
+  WNN_MORE_ACOS = 0, WNN_MORE_ACOSH, WNN_MORE_ASIN, WNN_MORE_ASINH, WNN_MORE_ATAN,
+  WNN_MORE_ATANH, WNN_MORE_COSH, WNN_MORE_SINH, WNN_MORE_TAN, WNN_MORE_THRESHOLDEDRELU,
+  WNN_MORE_SHRINK, WNN_MORE_CELU
+};
+typedef struct wnn_vmore_params {
+  int op;                    /* WNN_MORE_* */
+  float alpha;               /* ThresholdedRelu alpha; Shrink lambd; Celu alpha */
+  float beta;                /* Shrink bias */
+} wnn_vmore_params;
+
+/* Det: batch square m x m matrices (scratch: m * m doubles). */
+typedef struct wnn_det_params {
+  size_t batch, m;
+} wnn_det_params;
+
+/* BitShift (uint8): X shifted by Y, both broadcast. */
+typedef struct wnn_bitshift_params {
+  bool left;
+  wnn_bcast_plan plan;
+} wnn_bitshift_params;
+
+/* ReduceLogSum's op number in wnn_reduce_params (after the WNN_RED_* of
+ * math_internal.h). */
+#define WNN_RED_LOGSUM (WNN_RED_LOGSUMEXP + 1)
+
 #endif /* WNN_MATH_INTERNAL_H */

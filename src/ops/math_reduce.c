@@ -15,7 +15,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "ops/more_internal.h" /* math_internal.h and WNN_RED_LOGSUM */
+#include "ops/math_internal.h"
+
+WNN_PARAMS_FIT(wnn_cumsum_params);
 
 WNN_PARAMS_FIT(wnn_reduce_params);
 WNN_PARAMS_FIT(wnn_argreduce_params);
@@ -313,6 +315,77 @@ wnn_status wnn_argmin_prepare(wnn_prepare_ctx *ctx) { return arg_prepare(ctx, "A
 wnn_status wnn_argmax_run(const wnn_run_ctx *ctx) { return arg_run(ctx); }
 wnn_status wnn_argmin_run(const wnn_run_ctx *ctx) { return arg_run(ctx); }
 
+/* --------------------------------------------------------------- CumSum */
+
+wnn_status wnn_cumsum_prepare(wnn_prepare_ctx *ctx) {
+  static const char OP[] = "CumSum";
+  wnn_cumsum_params *p = ctx->params;
+  const wnn_tdesc *x = &ctx->inputs[0], *a = &ctx->inputs[1];
+  wnn_status st;
+  if (x->dtype != WNN_DTYPE_F32 && x->dtype != WNN_DTYPE_I32 && x->dtype != WNN_DTYPE_I64)
+    return wnn_op_fail(ctx, WNN_ERR_DTYPE,
+                       "%s: input 0 (x) is %s, expected float32, int32 or int64", OP,
+                       wnn_dtype_name(x->dtype));
+  if (x->ndim < 1)
+    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input 0 (x) is a scalar; CumSum needs a dim", OP);
+  if (a->dtype != WNN_DTYPE_I32 && a->dtype != WNN_DTYPE_I64)
+    return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input 1 (axis) is %s, expected int32 or int64", OP,
+                       wnn_dtype_name(a->dtype));
+  if (a->ndim > 1 || wnn_shape_numel(a->ndim, a->dims) != 1)
+    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input 1 (axis) must be a scalar", OP);
+  if (!a->data)
+    return wnn_op_fail(ctx, WNN_ERR_UNSUPPORTED,
+                       "%s: input 1 (axis) must be a constant (it decides the summed axis)", OP);
+  const int64_t axis = a->dtype == WNN_DTYPE_I32 ? *(const int32_t *)a->data
+                                                 : *(const int64_t *)a->data;
+  if (axis < -x->ndim || axis >= x->ndim)
+    return wnn_op_fail(ctx, WNN_ERR_OUT_OF_RANGE,
+                       "%s: input 1 (axis) is %lld, out of range for rank %d", OP,
+                       (long long)axis, x->ndim);
+  const int ax = (int)(axis < 0 ? axis + x->ndim : axis);
+  if ((st = wnn_attr_bool(ctx, OP, "exclusive", &p->exclusive))) return st;
+  if ((st = wnn_attr_bool(ctx, OP, "reverse", &p->reverse))) return st;
+  p->dtype = x->dtype;
+  wnn_split_axis(x, ax, &p->outer, &p->n, &p->inner);
+  return wnn_set_output(ctx, OP, 0, x->dtype, x->ndim, x->dims);
+}
+
+/* Running sums along each line, in the line's walking order (backwards
+ * with reverse); integers wrap (unsigned arithmetic). Each element is read
+ * before its output is written and no earlier input is read again, so y may
+ * be x. */
+#define CUMSUM_LOOP(T, U, ACC)                                                           \
+  do {                                                                                   \
+    const T *x = ctx->inputs[0].data;                                                    \
+    T *y = ctx->outputs[0].data;                                                         \
+    for (size_t o = 0; o < p->outer; o++)                                                \
+      for (size_t i = 0; i < p->inner; i++) {                                            \
+        const size_t base = o * p->n * p->inner + i;                                     \
+        ACC acc = 0;                                                                     \
+        for (size_t s = 0; s < p->n; s++) {                                              \
+          const size_t k = p->reverse ? p->n - 1 - s : s;                                \
+          const T v = x[base + k * p->inner];                                            \
+          if (p->exclusive) {                                                            \
+            y[base + k * p->inner] = (T)acc;                                             \
+            acc = (ACC)((U)acc + (U)v);                                                  \
+          } else {                                                                       \
+            acc = (ACC)((U)acc + (U)v);                                                  \
+            y[base + k * p->inner] = (T)acc;                                             \
+          }                                                                              \
+        }                                                                                \
+      }                                                                                  \
+  } while (0)
+
+wnn_status wnn_cumsum_run(const wnn_run_ctx *ctx) {
+  const wnn_cumsum_params *p = ctx->params;
+  switch (p->dtype) {
+    case WNN_DTYPE_I32: CUMSUM_LOOP(int32_t, uint32_t, int32_t); break;
+    case WNN_DTYPE_I64: CUMSUM_LOOP(int64_t, uint64_t, int64_t); break;
+    default: CUMSUM_LOOP(float, float, float); break;
+  }
+  return WNN_OK;
+}
+
 /* ------------------------------------------------------------ descriptors */
 
 static const char *const argreduce_attrs[] = {"axis", "keepdims", "select_last_index", NULL};
@@ -436,4 +509,14 @@ const wnn_op wnn_reducelogsum_op = {
     .prepare = wnn_reducelogsum_prepare,
     .run = wnn_reducelogsum_run,
     .reference = WNN_REF(wnn_ref_reducelogsum),
+};
+
+const wnn_op wnn_cumsum_op = {
+    .code = WNN_OP_CODE(cumsum),
+    .name = "CumSum",
+    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("exclusive", "reverse"),
+    .prepare = wnn_cumsum_prepare,
+    .run = wnn_cumsum_run,
+    .reference = WNN_REF(wnn_ref_cumsum),
 };

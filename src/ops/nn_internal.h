@@ -213,4 +213,51 @@ static inline float wnn_rnn_activate(int act, float x) {
   }
 }
 
+/* NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss. The input is viewed
+ * as [n, c, d] (d: the product of d1..dk, 1 without them), the target as
+ * [n, d]. SoftmaxCrossEntropyLoss first takes the log-softmax over c. */
+enum { WNN_LOSS_NONE = 0, WNN_LOSS_SUM = 1, WNN_LOSS_MEAN = 2 };
+typedef struct wnn_loss_params {
+  bool softmax;              /* SoftmaxCrossEntropyLoss */
+  int reduction;             /* WNN_LOSS_* */
+  bool has_ignore;           /* ignore_index given (ONNX has no default) */
+  int64_t ignore_index;
+  bool has_weight;
+  wnn_dtype target_dtype;    /* int32 or int64 */
+  size_t n, c, d;
+  wnn_f32_softmax_ukernel *logsoftmax; /* along a strided line of c */
+} wnn_loss_params;
+
+/* MeanVarianceNormalization: statistics per kept coordinate (the dims not in
+ * axes); kstride[d] is dim d's stride in the kept index (0 when reduced).
+ * Scratch: 2 * kept doubles. */
+typedef struct wnn_mvn_params {
+  int ndim;
+  int64_t dims[WNN_MAX_DIMS];
+  size_t kstride[WNN_MAX_DIMS];
+  size_t kept, count;       /* kept coordinates; elements per kept coordinate */
+} wnn_mvn_params;
+
+/* RNN (the simple recurrent unit): X seq x batch x input (layout 0) or
+ * batch x seq x input (layout 1); act per direction (WNN_RNN_* of
+ * nn_internal.h). Scratch: 2 * batch * hidden floats. */
+typedef struct wnn_simple_rnn_params {
+  int directions;             /* 1 or 2 */
+  bool reverse;               /* one direction, run backwards */
+  int layout;
+  size_t seq, batch, input, hidden;
+  float clip;                 /* INFINITY: no clipping */
+  int act[2];
+  wnn_dtype lens_dtype;       /* sequence_lens: int32 or int64; INVALID when omitted */
+} wnn_simple_rnn_params;
+
+/* RoiAlign: X [n, c, h, w], rois [num_rois, 4] (x1, y1, x2, y2), batch
+ * indices int64 [num_rois] (checked at run time). */
+typedef struct wnn_roialign_params {
+  size_t n, c, h, w, oh, ow, num_rois;
+  int64_t sampling_ratio;
+  float spatial_scale;
+  bool half_pixel, max_mode;
+} wnn_roialign_params;
+
 #endif /* WNN_NN_INTERNAL_H */

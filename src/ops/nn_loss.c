@@ -19,7 +19,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "ops/more_internal.h"
+#include "ops/math_internal.h" /* the logsoftmax kernel */
+#include "ops/nn_internal.h"
 
 WNN_PARAMS_FIT(wnn_loss_params);
 

@@ -11,6 +11,8 @@
 
 #include "ops/nn_internal.h"
 
+WNN_PARAMS_FIT(wnn_mvn_params);
+
 WNN_PARAMS_FIT(wnn_chnorm_params);
 WNN_PARAMS_FIT(wnn_layernorm_params);
 WNN_PARAMS_FIT(wnn_lrn_params);
@@ -334,6 +336,76 @@ wnn_status wnn_lrn_run(const wnn_run_ctx *ctx) {
   return WNN_OK;
 }
 
+/* --------------------------------------------- MeanVarianceNormalization */
+
+/* MeanVarianceNormalization (13): float32; axes ([0, 2, 3]), each in
+ * [-r, r-1], no repeats. y = (x - mean) / (sqrt(variance) + 1e-9) with the
+ * statistics over the axes; the variance is the mean squared deviation
+ * (two passes; ONNX's function body writes E[x^2] - E[x]^2, equal up to
+ * rounding and never negative here). */
+wnn_status wnn_meanvariancenormalization_prepare(wnn_prepare_ctx *ctx) {
+  static const char OP[] = "MeanVarianceNormalization";
+  wnn_mvn_params *p = ctx->params;
+  const wnn_tdesc *x = &ctx->inputs[0];
+  wnn_status st;
+  int64_t axes[WNN_MAX_DIMS + 1];
+  int count;
+  if ((st = wnn_expect_dtype(ctx, OP, 0, "X", WNN_DTYPE_F32))) return st;
+  if ((st = wnn_attr_ints(ctx, "axes", axes, WNN_MAX_DIMS + 1, &count))) return st;
+  if (count < 0) axes[0] = 0, axes[1] = 2, axes[2] = 3, count = 3;
+  if (count > WNN_MAX_DIMS)
+    return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: axes has %d values, more than the rank",
+                       OP, count);
+  bool reduced[WNN_MAX_DIMS] = {false};
+  for (int i = 0; i < count; i++) {
+    int ax;
+    if ((st = wnn_normalize_axis(ctx, OP, "axes", axes[i], x->ndim, false, &ax))) return st;
+    if (reduced[ax])
+      return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: axes repeats axis %d", OP, ax);
+    reduced[ax] = true;
+  }
+  p->ndim = x->ndim;
+  p->kept = 1, p->count = 1;
+  for (int d = x->ndim - 1; d >= 0; d--) {
+    p->dims[d] = x->dims[d];
+    p->kstride[d] = reduced[d] ? 0 : p->kept;
+    if (reduced[d]) p->count *= (size_t)x->dims[d];
+    else p->kept *= (size_t)x->dims[d];
+  }
+  ctx->scratch_bytes = 2 * p->kept * sizeof(double);
+  return wnn_set_output(ctx, OP, 0, WNN_DTYPE_F32, x->ndim, x->dims);
+}
+
+/* Calls body(i, o) for every element i with its kept index o. */
+#define MVN_WALK(body)                                                                   \
+  do {                                                                                   \
+    size_t idx_[WNN_MAX_DIMS] = {0}, o = 0;                                              \
+    for (size_t i = 0; i < total; i++) {                                                 \
+      body;                                                                              \
+      for (int d = p->ndim - 1; d >= 0; d--) {                                           \
+        o += p->kstride[d];                                                              \
+        if (++idx_[d] < (size_t)p->dims[d]) break;                                       \
+        o -= p->kstride[d] * idx_[d];                                                    \
+        idx_[d] = 0;                                                                     \
+      }                                                                                  \
+    }                                                                                    \
+  } while (0)
+
+wnn_status wnn_meanvariancenormalization_run(const wnn_run_ctx *ctx) {
+  const wnn_mvn_params *p = ctx->params;
+  const float *x = ctx->inputs[0].data;
+  float *y = ctx->outputs[0].data;
+  double *mean = ctx->scratch, *var = mean + p->kept;
+  const size_t total = p->kept * p->count;
+  for (size_t k = 0; k < p->kept; k++) mean[k] = 0.0, var[k] = 0.0;
+  MVN_WALK(mean[o] += x[i]);
+  for (size_t k = 0; k < p->kept; k++) mean[k] /= (double)p->count;
+  MVN_WALK(var[o] += (x[i] - mean[o]) * (x[i] - mean[o]));
+  for (size_t k = 0; k < p->kept; k++) var[k] = sqrt(var[k] / (double)p->count) + 1e-9;
+  MVN_WALK(y[i] = (float)((x[i] - mean[o]) / var[o]));
+  return WNN_OK;
+}
+
 /* ------------------------------------------------------------ descriptors */
 
 const wnn_op wnn_batchnormalization_op = {
@@ -374,4 +446,14 @@ const wnn_op wnn_lrn_op = {
     .prepare = wnn_lrn_prepare,
     .run = wnn_lrn_run,
     .reference = WNN_REF(wnn_ref_lrn),
+};
+
+const wnn_op wnn_meanvariancenormalization_op = {
+    .code = WNN_OP_CODE(meanvariancenormalization),
+    .name = "MeanVarianceNormalization",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("axes"),
+    .prepare = wnn_meanvariancenormalization_prepare,
+    .run = wnn_meanvariancenormalization_run,
+    .reference = WNN_REF(wnn_ref_meanvariancenormalization),
 };

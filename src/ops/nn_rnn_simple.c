@@ -18,7 +18,6 @@
 #include <string.h>
 
 
-#include "ops/more_internal.h"
 #include "ops/nn_internal.h"
 
 WNN_PARAMS_FIT(wnn_simple_rnn_params);

@@ -17,7 +17,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "ops/more_internal.h"
+#include "ops/nn_internal.h"
 
 WNN_PARAMS_FIT(wnn_roialign_params);
 

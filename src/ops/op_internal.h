@@ -130,6 +130,9 @@ wnn_status wnn_expect_ndim(wnn_prepare_ctx *ctx, const char *op, int i, const ch
 /* True when input i is present (an omitted optional input has dtype INVALID). */
 bool wnn_has_input(const wnn_prepare_ctx *ctx, int i);
 
+/* outer x n x inner around axis ax of t (CumSum, Hardmax, per-axis quantization). */
+void wnn_split_axis(const wnn_tdesc *t, int ax, size_t *outer, size_t *n, size_t *inner);
+
 /* Sets output i and checks that its byte size fits this target. */
 wnn_status wnn_set_output(wnn_prepare_ctx *ctx, const char *op, int i, wnn_dtype dtype,
                           int ndim, const int64_t *dims);

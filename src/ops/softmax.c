@@ -3,6 +3,8 @@
  * outer * inner lines of n elements, inner apart, is one kernel call. */
 #include "ops/math_internal.h"
 
+WNN_PARAMS_FIT(wnn_hardmax_params);
+
 WNN_PARAMS_FIT(wnn_softmax_params);
 
 static wnn_status prepare(wnn_prepare_ctx *ctx, const char *op, wnn_f32_softmax_ukernel *fn) {
@@ -48,6 +50,45 @@ static wnn_status run(const wnn_run_ctx *ctx) {
 wnn_status wnn_softmax_run(const wnn_run_ctx *ctx) { return run(ctx); }
 wnn_status wnn_logsoftmax_run(const wnn_run_ctx *ctx) { return run(ctx); }
 
+/* -------------------------------------------------------------- Hardmax */
+
+wnn_status wnn_hardmax_prepare(wnn_prepare_ctx *ctx) {
+  static const char OP[] = "Hardmax";
+  wnn_hardmax_params *p = ctx->params;
+  const wnn_tdesc *x = &ctx->inputs[0];
+  wnn_status st;
+  int64_t axis;
+  int ax;
+  if ((st = wnn_expect_dtype(ctx, OP, 0, "input", WNN_DTYPE_F32))) return st;
+  if (x->ndim < 1)
+    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input 0 (input) is a scalar; Hardmax needs a dim",
+                       OP);
+  if ((st = wnn_attr_int(ctx, "axis", -1, &axis))) return st;
+  if ((st = wnn_normalize_axis(ctx, OP, "axis", axis, x->ndim, false, &ax))) return st;
+  wnn_split_axis(x, ax, &p->outer, &p->n, &p->inner);
+  return wnn_set_output(ctx, OP, 0, WNN_DTYPE_F32, x->ndim, x->dims);
+}
+
+/* The first maximum wins; a NaN never replaces a value (plain >). y may be
+ * x: a line's maximum is found before the line is written. */
+wnn_status wnn_hardmax_run(const wnn_run_ctx *ctx) {
+  const wnn_hardmax_params *p = ctx->params;
+  const float *x = ctx->inputs[0].data;
+  float *y = ctx->outputs[0].data;
+  for (size_t o = 0; o < p->outer; o++)
+    for (size_t i = 0; i < p->inner; i++) {
+      const float *line = x + o * p->n * p->inner + i;
+      float *out = y + o * p->n * p->inner + i;
+      if (p->n == 0) continue;
+      size_t best = 0;
+      float bv = line[0];
+      for (size_t k = 1; k < p->n; k++)
+        if (line[k * p->inner] > bv) bv = line[k * p->inner], best = k;
+      for (size_t k = 0; k < p->n; k++) out[k * p->inner] = k == best ? 1.0f : 0.0f;
+    }
+  return WNN_OK;
+}
+
 /* ------------------------------------------------------------ descriptors */
 
 const wnn_op wnn_softmax_op = {
@@ -68,4 +109,14 @@ const wnn_op wnn_logsoftmax_op = {
     .prepare = wnn_logsoftmax_prepare,
     .run = wnn_logsoftmax_run,
     .reference = WNN_REF(wnn_ref_logsoftmax),
+};
+
+const wnn_op wnn_hardmax_op = {
+    .code = WNN_OP_CODE(hardmax),
+    .name = "Hardmax",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("axis"),
+    .prepare = wnn_hardmax_prepare,
+    .run = wnn_hardmax_run,
+    .reference = WNN_REF(wnn_ref_hardmax),
 };

@@ -237,4 +237,24 @@ wnn_status wnn_expect_present(wnn_prepare_ctx *ctx, const char *op, int i, const
 wnn_status wnn_const_ints(wnn_prepare_ctx *ctx, const char *op, int i, const char *name,
                           bool allow_i32, int max, int64_t *out, int *count);
 
+/* EyeLike: ones on diagonal k of a rows x cols matrix. */
+typedef struct wnn_eyelike_params {
+  wnn_dtype dtype;
+  size_t rows, cols;
+  int64_t k;
+} wnn_eyelike_params;
+
+/* Compress: the input as outer x n x inner (flattened: 1 x numel x 1); the
+ * condition's first `len` entries (len <= n) pick positions along n. */
+typedef struct wnn_compress_params {
+  size_t outer, n, inner, len, elem_size;
+} wnn_compress_params;
+
+/* ReverseSequence: time and batch are dims 0 and 1 in some order; inner is
+ * the product of the rest. */
+typedef struct wnn_reversesequence_params {
+  bool batch_first;         /* batch_axis 0, time_axis 1 */
+  size_t seq, batch, inner, elem_size;
+} wnn_reversesequence_params;
+
 #endif /* WNN_TENSOR_INTERNAL_H */

@@ -12,6 +12,8 @@
 
 #include "ops/tensor_internal.h"
 
+WNN_PARAMS_FIT(wnn_eyelike_params);
+
 WNN_PARAMS_FIT(wnn_shape_params);
 WNN_PARAMS_FIT(wnn_fill_params);
 WNN_PARAMS_FIT(wnn_range_params);
@@ -428,6 +430,68 @@ wnn_status wnn_cast_run(const wnn_run_ctx *ctx) {
 
 wnn_status wnn_castlike_run(const wnn_run_ctx *ctx) { return wnn_cast_run(ctx); }
 
+/* -------------------------------------------------------------- EyeLike */
+
+/* ONNX's TensorProto data type number -> wnn dtype; float16 and double are
+ * float32 in wnn. INVALID when wnn has no such dtype. */
+static wnn_dtype onnx_dtype(int64_t t) {
+  switch (t) {
+    case 1: case 10: case 11: return WNN_DTYPE_F32;
+    case 2: return WNN_DTYPE_U8;
+    case 3: return WNN_DTYPE_I8;
+    case 6: return WNN_DTYPE_I32;
+    case 7: return WNN_DTYPE_I64;
+    case 9: return WNN_DTYPE_BOOL;
+    default: return WNN_DTYPE_INVALID;
+  }
+}
+
+wnn_status wnn_eyelike_prepare(wnn_prepare_ctx *ctx) {
+  static const char OP[] = "EyeLike";
+  wnn_eyelike_params *p = ctx->params;
+  const wnn_tdesc *x = &ctx->inputs[0];
+  wnn_status st;
+  int64_t dt;
+  if (x->ndim != 2)
+    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input 0 (input) has %d dims, expected 2", OP,
+                       x->ndim);
+  if ((st = wnn_attr_int(ctx, "dtype", -1, &dt))) return st;
+  if ((st = wnn_attr_int(ctx, "k", 0, &p->k))) return st;
+  p->dtype = dt < 0 ? x->dtype : onnx_dtype(dt);
+  if (dt >= 0 && p->dtype == WNN_DTYPE_INVALID)
+    return wnn_op_fail(ctx, WNN_ERR_UNSUPPORTED,
+                       "%s: dtype = %lld is not supported (float32 1, uint8 2, int8 3, int32 6, "
+                       "int64 7, bool 9)",
+                       OP, (long long)dt);
+  if (p->dtype != WNN_DTYPE_F32 && p->dtype != WNN_DTYPE_I32 && p->dtype != WNN_DTYPE_I64 &&
+      p->dtype != WNN_DTYPE_I8 && p->dtype != WNN_DTYPE_U8 && p->dtype != WNN_DTYPE_BOOL)
+    return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input 0 (input) is %s, expected a numeric or bool "
+                       "dtype", OP, wnn_dtype_name(p->dtype));
+  p->rows = (size_t)x->dims[0], p->cols = (size_t)x->dims[1];
+  return wnn_set_output(ctx, OP, 0, p->dtype, 2, x->dims);
+}
+
+wnn_status wnn_eyelike_run(const wnn_run_ctx *ctx) {
+  const wnn_eyelike_params *p = ctx->params;
+  const size_t es = wnn_dtype_size(p->dtype);
+  unsigned char *y = ctx->outputs[0].data;
+  if (p->rows * p->cols == 0) return WNN_OK;
+  memset(y, 0, p->rows * p->cols * es);
+  /* Row r has its one at column r + k when that is inside the matrix. */
+  for (size_t r = 0; r < p->rows; r++) {
+    const int64_t c = (int64_t)r + p->k;
+    if (c < 0 || c >= (int64_t)p->cols) continue;
+    unsigned char *e = y + (r * p->cols + (size_t)c) * es;
+    switch (p->dtype) {
+      case WNN_DTYPE_F32: *(float *)e = 1.0f; break;
+      case WNN_DTYPE_I32: *(int32_t *)e = 1; break;
+      case WNN_DTYPE_I64: *(int64_t *)e = 1; break;
+      default: *e = 1; break;
+    }
+  }
+  return WNN_OK;
+}
+
 /* ------------------------------------------------------------ descriptors */
 
 const wnn_op wnn_squeeze_op = {
@@ -512,4 +576,14 @@ const wnn_op wnn_castlike_op = {
     .prepare = wnn_castlike_prepare,
     .run = wnn_castlike_run,
     .reference = WNN_REF(wnn_ref_cast),
+};
+
+const wnn_op wnn_eyelike_op = {
+    .code = WNN_OP_CODE(eyelike),
+    .name = "EyeLike",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("dtype", "k"),
+    .prepare = wnn_eyelike_prepare,
+    .run = wnn_eyelike_run,
+    .reference = WNN_REF(wnn_ref_eyelike),
 };

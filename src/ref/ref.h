@@ -8,6 +8,8 @@
 #ifndef WNN_REF_H
 #define WNN_REF_H
 
+#include <math.h>
+
 #include "ops/op.h"
 
 #ifdef WNN_WITH_REFERENCE
@@ -27,6 +29,60 @@ static inline int64_t wnn_ref_ravel(int nd, const int64_t *dims, const int64_t *
 
 static inline int64_t wnn_ref_numel(const wnn_tensor *t) {
   return wnn_shape_numel(t->ndim, t->dims);
+}
+
+/* Element access for the math references: t's element i as a double or an
+ * int64 (bool as 0/1), written from both (the one of t's dtype). */
+/* Linear index into t of the output element at idx (numpy broadcasting). */
+static inline int64_t wnn_ref_bindex(const wnn_tensor *t, int out_nd, const int64_t *idx) {
+  int64_t off = 0;
+  for (int i = 0; i < t->ndim; i++) {
+    const int64_t d = t->dims[i];
+    off = off * d + (d == 1 ? 0 : idx[i + out_nd - t->ndim]);
+  }
+  return off;
+}
+
+static inline double wnn_ref_get_f(const wnn_tensor *t, int64_t i) {
+  switch (t->dtype) {
+    case WNN_DTYPE_F32: return ((const float *)t->data)[i];
+    case WNN_DTYPE_I32: return ((const int32_t *)t->data)[i];
+    case WNN_DTYPE_I64: return (double)((const int64_t *)t->data)[i];
+    case WNN_DTYPE_I8: return ((const int8_t *)t->data)[i];
+    case WNN_DTYPE_U8: return ((const uint8_t *)t->data)[i];
+    default: return ((const uint8_t *)t->data)[i] != 0; /* bool */
+  }
+}
+
+static inline int64_t wnn_ref_get_i(const wnn_tensor *t, int64_t i) {
+  switch (t->dtype) {
+    case WNN_DTYPE_I32: return ((const int32_t *)t->data)[i];
+    case WNN_DTYPE_I64: return ((const int64_t *)t->data)[i];
+    case WNN_DTYPE_F32: return (int64_t)((const float *)t->data)[i];
+    case WNN_DTYPE_I8: return ((const int8_t *)t->data)[i];
+    case WNN_DTYPE_U8: return ((const uint8_t *)t->data)[i];
+    default: return ((const uint8_t *)t->data)[i] != 0; /* bool */
+  }
+}
+
+static inline void wnn_ref_put(const wnn_tensor *t, int64_t i, double f, int64_t v) {
+  switch (t->dtype) {
+    case WNN_DTYPE_F32: ((float *)t->data)[i] = (float)f; break;
+    case WNN_DTYPE_I32: ((int32_t *)t->data)[i] = (int32_t)(uint32_t)(uint64_t)v; break;
+    case WNN_DTYPE_I64: ((int64_t *)t->data)[i] = v; break;
+    case WNN_DTYPE_I8: ((int8_t *)t->data)[i] = (int8_t)(uint8_t)(uint64_t)v; break;
+    case WNN_DTYPE_U8: ((uint8_t *)t->data)[i] = (uint8_t)(uint64_t)v; break;
+    default: ((uint8_t *)t->data)[i] = v != 0; break; /* bool */
+  }
+}
+
+/* The cubic convolution kernel (Keys) with coefficient a at distance t:
+ * Resize's cubic mode and GridSample's bicubic. */
+static inline double wnn_ref_keys(double a, double t) {
+  t = fabs(t);
+  if (t <= 1) return (a + 2) * t * t * t - (a + 3) * t * t + 1;
+  if (t < 2) return a * t * t * t - 5 * a * t * t + 8 * a * t - 4 * a;
+  return 0;
 }
 
 /* The references themselves, wnn_ref_<symbol>, are declared in ops/op.h from

@@ -1,7 +1,7 @@
 /* Reference Gemm and MatMul: one dot product per output element. */
 #ifdef WNN_WITH_REFERENCE
 #include "ops/fused_activation.h"
-#include "ops/op_internal.h"
+#include "ops/math_internal.h" /* Det */
 #include "ref/ref.h"
 
 wnn_status wnn_ref_gemm(const wnn_run_ctx *ctx) {
@@ -76,4 +76,32 @@ wnn_status wnn_ref_matmul(const wnn_run_ctx *ctx) {
   }
   return WNN_OK;
 }
+
+/* ------------------------------------------------------------------- Det */
+
+/* Laplace expansion along the first row of the rows/columns still in use
+ * (bit masks): exponential, so for the small matrices of the tests only. */
+static double laplace(const float *a, size_t m, unsigned rows, unsigned cols) {
+  size_t r = 0;
+  while (r < m && !(rows & (1u << r))) r++;
+  if (r == m) return 1.0;
+  double det = 0.0, sign = 1.0;
+  for (size_t c = 0; c < m; c++) {
+    if (!(cols & (1u << c))) continue;
+    det += sign * a[r * m + c] * laplace(a, m, rows & ~(1u << r), cols & ~(1u << c));
+    sign = -sign;
+  }
+  return det;
+}
+
+wnn_status wnn_ref_det(const wnn_run_ctx *ctx) {
+  const wnn_det_params *p = ctx->params;
+  if (p->m > 10) return wnn_run_fail(ctx, WNN_ERR_UNSUPPORTED, "reference Det: M > 10");
+  const unsigned all = (1u << p->m) - 1u;
+  for (size_t b = 0; b < p->batch; b++)
+    ((float *)ctx->outputs[0].data)[b] =
+        (float)laplace((const float *)ctx->inputs[0].data + b * p->m * p->m, p->m, all, all);
+  return WNN_OK;
+}
+
 #endif /* WNN_WITH_REFERENCE */

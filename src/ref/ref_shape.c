@@ -40,28 +40,4 @@ wnn_status wnn_ref_concat(const wnn_run_ctx *ctx) {
   return WNN_OK;
 }
 
-wnn_status wnn_ref_softmax(const wnn_run_ctx *ctx) {
-  const wnn_softmax_params *p = ctx->params;
-  const wnn_tensor *x = &ctx->inputs[0], *y = &ctx->outputs[0];
-  const float *in = x->data;
-  float *out = y->data;
-  const int64_t total = wnn_shape_numel(x->ndim, x->dims), n = x->dims[p->axis];
-  for (int64_t t = 0; t < total; t++) {
-    int64_t idx[WNN_MAX_DIMS];
-    wnn_ref_unravel(t, x->ndim, x->dims, idx);
-    /* softmax(x)_i = exp(x_i - max) / sum_j exp(x_j - max) along the axis. */
-    double max = -INFINITY, sum = 0.0;
-    for (int64_t j = 0; j < n; j++) {
-      idx[p->axis] = j;
-      const double v = in[wnn_ref_ravel(x->ndim, x->dims, idx)];
-      if (v > max) max = v;
-    }
-    for (int64_t j = 0; j < n; j++) {
-      idx[p->axis] = j;
-      sum += exp(in[wnn_ref_ravel(x->ndim, x->dims, idx)] - max);
-    }
-    out[t] = (float)(exp(in[t] - max) / sum);
-  }
-  return WNN_OK;
-}
 #endif /* WNN_WITH_REFERENCE */

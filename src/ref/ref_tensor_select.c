@@ -209,4 +209,45 @@ wnn_status wnn_ref_topk(const wnn_run_ctx *ctx) {
   }
   return WNN_OK;
 }
+
+/* -------------------------------------------------------------- Compress */
+
+wnn_status wnn_ref_compress(const wnn_run_ctx *ctx) {
+  const wnn_compress_params *p = ctx->params;
+  const unsigned char *x = ctx->inputs[0].data, *cond = ctx->inputs[1].data;
+  unsigned char *y = ctx->outputs[0].data;
+  size_t out = 0;
+  /* element by element: (o, k, i) goes out when cond[k] */
+  for (size_t o = 0; o < p->outer; o++)
+    for (size_t k = 0; k < p->n; k++)
+      for (size_t i = 0; i < p->inner; i++)
+        if (k < p->len && cond[k]) {
+          memcpy(y + out * p->elem_size, x + ((o * p->n + k) * p->inner + i) * p->elem_size,
+                 p->elem_size);
+          out++;
+        }
+  return WNN_OK;
+}
+
+/* ------------------------------------------------------- ReverseSequence */
+
+wnn_status wnn_ref_reversesequence(const wnn_run_ctx *ctx) {
+  const wnn_reversesequence_params *p = ctx->params;
+  const wnn_tensor *x = &ctx->inputs[0];
+  const int64_t *lens = ctx->inputs[1].data;
+  int64_t idx[WNN_MAX_DIMS];
+  for (int64_t i = 0; i < wnn_ref_numel(x); i++) {
+    wnn_ref_unravel(i, x->ndim, x->dims, idx);
+    const int64_t b = idx[p->batch_first ? 0 : 1], t = idx[p->batch_first ? 1 : 0];
+    if (lens[b] < 0 || lens[b] > (int64_t)p->seq)
+      return wnn_run_fail(ctx, WNN_ERR_OUT_OF_RANGE, "sequence_lens[%lld] is %lld", (long long)b,
+                          (long long)lens[b]);
+    if (t < lens[b]) idx[p->batch_first ? 1 : 0] = lens[b] - 1 - t;
+    memcpy((unsigned char *)ctx->outputs[0].data + i * (int64_t)p->elem_size,
+           (const unsigned char *)x->data + wnn_ref_ravel(x->ndim, x->dims, idx) * (int64_t)p->elem_size,
+           p->elem_size);
+  }
+  return WNN_OK;
+}
+
 #endif /* WNN_WITH_REFERENCE */

@@ -222,4 +222,46 @@ static inline int op_expect(const char *name, const char *attrs, int num_inputs,
   return ok;
 }
 
+/* Runs run and reference on the given buffers and compares output o of the
+ * two (floats: allclose rtol/atol; others: bytes) and, when want is not NULL,
+ * run's output o with want (count elements of the output dtype, bytewise for
+ * non-floats). */
+static inline int op_check_data(const char *name, const char *attrs, int nin, const wnn_tdesc *in,
+                                    void *const *data, int nout, const void *want, size_t count, float rtol,
+                                    float atol) {
+  op_case c;
+  if (op_prepare(&c, name, attrs, nin, in, nout) != WNN_OK) {
+    printf("  %s: prepare %s %s failed: %s\n", test_current_, name, attrs ? attrs : "", c.msg);
+    return 0;
+  }
+  void *got[3] = {0}, *ref[3] = {0};
+  int ok = op_exec(&c, c.op->run, data, got) == WNN_OK;
+  ok = op_exec(&c, c.op->reference, data, ref) == WNN_OK && ok;
+  for (int o = 0; ok && o < nout; o++)
+    ok = outputs_match(&c.outputs[o], got[o], ref[o], rtol, atol);
+  if (ok && want) {
+    const wnn_tdesc *t = &c.outputs[0];
+    const size_t n = (size_t)wnn_shape_numel(t->ndim, t->dims);
+    if (n != count) {
+      printf("  %s: %zu outputs, expected %zu\n", test_current_, n, count);
+      ok = 0;
+    } else if (t->dtype == WNN_DTYPE_F32) {
+      ok = test_allclose(got[0], want, n, rtol, atol);
+    } else if (memcmp(got[0], want, td_bytes(t)) != 0) {
+      printf("  %s: output differs from the expected values\n", test_current_);
+      ok = 0;
+    }
+  }
+  if (!ok) printf("  %s: mismatch for %s %s\n", test_current_, name, attrs ? attrs : "");
+  for (int o = 0; o < nout; o++) free(got[o]), free(ref[o]);
+  return ok;
+}
+
+/* A constant int64 scalar input holding *axis (CumSum's axis, DFT's, ...). */
+static inline wnn_tdesc op_axis_const(const int64_t *axis) {
+  wnn_tdesc t = TD_SCALAR(WNN_DTYPE_I64);
+  t.data = axis;
+  return t;
+}
+
 #endif /* WNN_OP_HARNESS_H */

@@ -2,6 +2,8 @@
  * edges, hand-computed values, and rejections. Tolerance rtol 1e-5, atol 1e-6
  * for dot products summed in the same order by both; Gemm's alpha/beta terms
  * add one rounding each. */
+#include <math.h>
+
 #include "op_harness.h"
 
 #define RTOL 1e-5f
@@ -134,6 +136,30 @@ TEST(matmul_rejects) {
   CHECK(op_fails("MatMul", "{\"transA\":1}", 2, in, 1, WNN_ERR_BAD_ATTRIBUTE, "unknown attribute"));
 }
 
+/* ------------------------------------------------------------------- Det */
+
+TEST(det) {
+  float a[4] = {1, 2, 3, 4};
+  wnn_tdesc in = TD(WNN_DTYPE_F32, 2, 2);
+  void *data[1] = {a};
+  const float d2 = -2;
+  CHECK(op_check_data("Det", NULL, 1, &in, data, 1, &d2, 1, 1e-6f, 1e-6f));
+  /* A batch: diagonal, singular, and one needing a row swap (0 pivot). */
+  float b[27] = {2, 0, 0, 0, 3, 0, 0, 0, 4, 1, 2, 3, 2, 4, 6, 7, 8, 9, 0, 1, 0, 1, 0, 0, 0, 0, 1};
+  wnn_tdesc bin = TD(WNN_DTYPE_F32, 3, 3, 3);
+  void *bd[1] = {b};
+  const float dets[3] = {24, 0, -1};
+  CHECK(op_check_data("Det", NULL, 1, &bin, bd, 1, dets, 3, 1e-6f, 1e-6f));
+  for (int64_t m = 0; m <= 6; m++) {
+    wnn_tdesc r = TD(WNN_DTYPE_F32, 2, 3, 1, 1);
+    r.dims[2] = r.dims[3] = m;
+    CHECK(op_check("Det", NULL, 1, &r, 1e-4f, 1e-5f));
+  }
+  CHECK(op_fails("Det", NULL, 1, (wnn_tdesc[]){TD(WNN_DTYPE_F32, 2, 3)}, 1, WNN_ERR_SHAPE,
+                 "Det: input 0 (X) has shape [2, 3], expected [..., M, M]"));
+  CHECK(op_fails("Det", NULL, 1, (wnn_tdesc[]){TD(WNN_DTYPE_F32, 3)}, 1, WNN_ERR_SHAPE, "square"));
+}
+
 int main(void) {
   RUN(gemm_plain);
   RUN(gemm_trans_alpha_beta);
@@ -145,5 +171,6 @@ int main(void) {
   RUN(matmul_1d);
   RUN(matmul_hand_computed);
   RUN(matmul_rejects);
+  RUN(det);
   return test_summary();
 }

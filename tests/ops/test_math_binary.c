@@ -270,6 +270,35 @@ TEST(rejects) {
   CHECK(op_fails("PRelu", NULL, 1, in, 1, WNN_ERR_MALFORMED, "1 inputs"));
 }
 
+/* -------------------------------------------------------------- BitShift */
+
+TEST(bitshift) {
+  uint8_t x[4] = {16, 4, 1, 200}, y[4] = {1, 2, 3, 9};
+  wnn_tdesc in[2] = {TD(WNN_DTYPE_U8, 4), TD(WNN_DTYPE_U8, 4)};
+  void *data[2] = {x, y};
+  const uint8_t right[4] = {8, 1, 0, 0}, left[4] = {32, 16, 8, 0};
+  CHECK(op_check_data("BitShift", "{\"direction\":\"RIGHT\"}", 2, in, data, 1, right, 4, 0, 0));
+  CHECK(op_check_data("BitShift", "{\"direction\":\"LEFT\"}", 2, in, data, 1, left, 4, 0, 0));
+  uint8_t one = 1;
+  wnn_tdesc sc[2] = {TD(WNN_DTYPE_U8, 4), TD_SCALAR(WNN_DTYPE_U8)};
+  void *sd[2] = {x, &one};
+  const uint8_t left1[4] = {32, 8, 2, 144}; /* 400 wraps to 144 */
+  CHECK(op_check_data("BitShift", "{\"direction\":\"LEFT\"}", 2, sc, sd, 1, left1, 4, 0, 0));
+  /* Broadcast, random bytes (shifts of 8 and more included). */
+  wnn_tdesc br[2] = {TD(WNN_DTYPE_U8, 3, 1, 5), TD(WNN_DTYPE_U8, 4, 1)};
+  CHECK(op_check("BitShift", "{\"direction\":\"LEFT\"}", 2, br, 0, 0));
+  CHECK(op_check("BitShift", "{\"direction\":\"RIGHT\"}", 2, br, 0, 0));
+  CHECK(op_fails("BitShift", NULL, 2, in, 1, WNN_ERR_BAD_ATTRIBUTE, "'direction' is required"));
+  CHECK(op_fails("BitShift", "{\"direction\":\"UP\"}", 2, in, 1, WNN_ERR_BAD_ATTRIBUTE,
+                 "direction is 'UP'"));
+  in[1].dtype = WNN_DTYPE_I32;
+  CHECK(op_fails("BitShift", "{\"direction\":\"UP\"}", 2, in, 1, WNN_ERR_DTYPE,
+                 "BitShift: input 1 (Y) is int32, expected uint8"));
+  in[1] = TD(WNN_DTYPE_U8, 3);
+  CHECK(op_fails("BitShift", "{\"direction\":\"LEFT\"}", 2, in, 1, WNN_ERR_SHAPE,
+                 "do not broadcast"));
+}
+
 int main(void) {
   RUN(pow_broadcast);
   RUN(pow_hand_computed);
@@ -280,5 +309,6 @@ int main(void) {
   RUN(variadic_vs_reference);
   RUN(variadic_hand_computed);
   RUN(rejects);
+  RUN(bitshift);
   return test_summary();
 }

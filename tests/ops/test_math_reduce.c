@@ -263,6 +263,130 @@ TEST(rejects) {
   CHECK(op_fails("LogSoftmax", NULL, 1, in, 1, WNN_ERR_SHAPE, "LogSoftmax: input 0 is a scalar"));
 }
 
+/* ---------------------------------------------------------------- CumSum */
+
+
+TEST(cumsum_hand_computed) {
+  float x[5] = {1, 2, 3, 4, 5};
+  static const int64_t zero = 0;
+  wnn_tdesc in[2] = {TD(WNN_DTYPE_F32, 5), op_axis_const(&zero)};
+  void *data[2] = {x, (void *)&zero};
+  const float plain[5] = {1, 3, 6, 10, 15}, excl[5] = {0, 1, 3, 6, 10};
+  const float rev[5] = {15, 14, 12, 9, 5}, rev_excl[5] = {14, 12, 9, 5, 0};
+  CHECK(op_check_data("CumSum", NULL, 2, in, data, 1, plain, 5, 0, 0));
+  CHECK(op_check_data("CumSum", "{\"exclusive\":1}", 2, in, data, 1, excl, 5, 0, 0));
+  CHECK(op_check_data("CumSum", "{\"reverse\":1}", 2, in, data, 1, rev, 5, 0, 0));
+  CHECK(op_check_data("CumSum", "{\"exclusive\":1,\"reverse\":1}", 2, in, data, 1, rev_excl, 5, 0, 0));
+  /* 2-D, axis 0, 1 and -1 (an int32 axis). */
+  float m[6] = {1, 2, 3, 4, 5, 6};
+  static const int32_t ax1 = 1, axm1 = -1;
+  static const int64_t ax0 = 0;
+  wnn_tdesc in2[2] = {TD(WNN_DTYPE_F32, 2, 3), op_axis_const(&ax0)};
+  void *d2[2] = {m, (void *)&ax0};
+  const float a0[6] = {1, 2, 3, 5, 7, 9}, a1[6] = {1, 3, 6, 4, 9, 15};
+  CHECK(op_check_data("CumSum", NULL, 2, in2, d2, 1, a0, 6, 0, 0));
+  in2[1] = TD_SCALAR(WNN_DTYPE_I32);
+  in2[1].data = &ax1;
+  d2[1] = (void *)&ax1;
+  CHECK(op_check_data("CumSum", NULL, 2, in2, d2, 1, a1, 6, 0, 0));
+  in2[1].data = &axm1;
+  d2[1] = (void *)&axm1;
+  CHECK(op_check_data("CumSum", NULL, 2, in2, d2, 1, a1, 6, 0, 0));
+  /* int32 wraps; int64 exact. */
+  int32_t xi[3] = {INT32_MAX, 1, 5};
+  const int32_t wi[3] = {INT32_MAX, INT32_MIN, INT32_MIN + 5};
+  wnn_tdesc ini[2] = {TD(WNN_DTYPE_I32, 3), op_axis_const(&zero)};
+  void *di[2] = {xi, (void *)&zero};
+  CHECK(op_check_data("CumSum", NULL, 2, ini, di, 1, wi, 3, 0, 0));
+  int64_t xl[3] = {-7, 1LL << 40, 3};
+  const int64_t wl[3] = {(1LL << 40) - 4, (1LL << 40) + 3, 3};
+  ini[0].dtype = WNN_DTYPE_I64;
+  di[0] = xl;
+  CHECK(op_check_data("CumSum", "{\"reverse\":1}", 2, ini, di, 1, wl, 3, 0, 0));
+}
+
+TEST(cumsum_vs_reference) {
+  static const char *const ATTRS[4] = {NULL, "{\"exclusive\":1}", "{\"reverse\":1}",
+                                       "{\"exclusive\":1,\"reverse\":1}"};
+  static const int64_t axes[4] = {0, 1, 2, -2};
+  const wnn_dtype dts[3] = {WNN_DTYPE_F32, WNN_DTYPE_I32, WNN_DTYPE_I64};
+  for (int t = 0; t < 3; t++)
+    for (int a = 0; a < 4; a++)
+      for (int f = 0; f < 4; f++) {
+        wnn_tdesc in[2] = {TD(WNN_DTYPE_F32, 3, 17, 5), op_axis_const(&axes[a])};
+        in[0].dtype = dts[t];
+        CHECK(op_check("CumSum", ATTRS[f], 2, in, 1e-5f, 1e-5f));
+      }
+  /* A size-0 axis and a long line. */
+  wnn_tdesc in[2] = {TD(WNN_DTYPE_F32, 4, 0, 3), op_axis_const(&axes[1])};
+  CHECK(op_check("CumSum", NULL, 2, in, 0, 0));
+  in[0] = TD(WNN_DTYPE_F32, 1000);
+  in[1] = op_axis_const(&axes[0]);
+  CHECK(op_check("CumSum", "{\"reverse\":1}", 2, in, 1e-4f, 1e-4f));
+}
+
+TEST(cumsum_rejects) {
+  static const int64_t zero = 0, three = 3;
+  static const float fzero = 0;
+  wnn_tdesc in[2] = {TD(WNN_DTYPE_F32, 2, 3), TD_SCALAR(WNN_DTYPE_I64)};
+  CHECK(op_fails("CumSum", NULL, 2, in, 1, WNN_ERR_UNSUPPORTED,
+                 "CumSum: input 1 (axis) must be a constant"));
+  in[1].data = &three;
+  CHECK(op_fails("CumSum", NULL, 2, in, 1, WNN_ERR_OUT_OF_RANGE, "input 1 (axis) is 3"));
+  in[1].data = &zero;
+  CHECK(op_fails("CumSum", "{\"exclusive\":2}", 2, in, 1, WNN_ERR_BAD_ATTRIBUTE, "exclusive"));
+  CHECK(op_fails("CumSum", "{\"axis\":0}", 2, in, 1, WNN_ERR_BAD_ATTRIBUTE,
+                 "unknown attribute 'axis'"));
+  in[1] = TD(WNN_DTYPE_I64, 2);
+  in[1].data = (const int64_t[]){0, 1};
+  CHECK(op_fails("CumSum", NULL, 2, in, 1, WNN_ERR_SHAPE, "input 1 (axis) must be a scalar"));
+  in[1] = TD_SCALAR(WNN_DTYPE_F32);
+  in[1].data = &fzero;
+  CHECK(op_fails("CumSum", NULL, 2, in, 1, WNN_ERR_DTYPE, "input 1 (axis) is float32"));
+  in[0].dtype = WNN_DTYPE_BOOL;
+  in[1] = op_axis_const(&zero);
+  CHECK(op_fails("CumSum", NULL, 2, in, 1, WNN_ERR_DTYPE, "input 0 (x) is bool"));
+  in[0] = TD_SCALAR(WNN_DTYPE_F32);
+  CHECK(op_fails("CumSum", NULL, 2, in, 1, WNN_ERR_SHAPE, "scalar"));
+}
+
+/* ---------------------------------------------------------- ReduceLogSum */
+
+TEST(reducelogsum) {
+  float x[4] = {1, 2, 3, 4};
+  static const int64_t ax1[1] = {1}, ax01[2] = {0, -1}, none[1] = {0};
+  wnn_tdesc in[2] = {TD(WNN_DTYPE_F32, 2, 2), TD(WNN_DTYPE_I64, 1)};
+  in[1].data = ax1;
+  void *data[2] = {x, (void *)ax1};
+  const float rows[2] = {logf(3), logf(7)}, all = logf(10);
+  CHECK(op_check_data("ReduceLogSum", NULL, 2, in, data, 1, rows, 2, 1e-6f, 1e-6f));
+  in[1] = TD(WNN_DTYPE_I64, 2);
+  in[1].data = ax01;
+  data[1] = (void *)ax01;
+  CHECK(op_check_data("ReduceLogSum", "{\"keepdims\":0}", 2, in, data, 1, &all, 1, 1e-6f, 1e-6f));
+  CHECK(op_check_data("ReduceLogSum", NULL, 1, in, data, 1, &all, 1, 1e-6f, 1e-6f)); /* all axes */
+  in[1] = TD(WNN_DTYPE_I64, 0);
+  in[1].data = none;
+  CHECK(op_check_data("ReduceLogSum", "{\"noop_with_empty_axes\":1}", 2, in, data, 1, x, 4, 0, 0));
+  /* vs reference on positive inputs (the log of a sum of |x| + 0.1). */
+  static const int64_t a02[2] = {0, 2}, a1[1] = {1};
+  const int64_t *sets[2] = {a02, a1};
+  const int counts[2] = {2, 1};
+  for (int s = 0; s < 2; s++)
+    for (int k = 0; k < 2; k++) {
+      wnn_tdesc r[2] = {TD(WNN_DTYPE_F32, 3, 4, 5), TD(WNN_DTYPE_I64, 1)};
+      r[1].dims[0] = counts[s];
+      r[1].data = sets[s];
+      float xs[60];
+      for (int i = 0; i < 60; i++) xs[i] = fabsf(lcg_float()) + 0.1f;
+      void *d[2] = {xs, (void *)sets[s]};
+      CHECK(op_check_data("ReduceLogSum", k ? "{\"keepdims\":0}" : NULL, 2, r, d, 1, NULL, 0, 1e-5f,
+                       1e-6f));
+    }
+  CHECK(op_fails("ReduceLogSum", NULL, 1, (wnn_tdesc[]){TD(WNN_DTYPE_I32, 3)}, 1, WNN_ERR_DTYPE,
+                 "ReduceLogSum: input 0 (data) is int32, expected float32"));
+}
+
 int main(void) {
   RUN(vs_reference);
   RUN(integers);
@@ -272,5 +396,9 @@ int main(void) {
   RUN(arg);
   RUN(logsoftmax);
   RUN(rejects);
+  RUN(cumsum_hand_computed);
+  RUN(cumsum_vs_reference);
+  RUN(cumsum_rejects);
+  RUN(reducelogsum);
   return test_summary();
 }

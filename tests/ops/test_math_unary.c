@@ -171,11 +171,70 @@ TEST(rejects) {
   CHECK(op_fails("Selu", "{\"gamma\":[1]}", 1, &in[1], 1, WNN_ERR_BAD_ATTRIBUTE, "gamma"));
 }
 
+/* ---------------------------------------------------- element-wise ops */
+
+TEST(elementwise_vs_reference) {
+  /* Inputs in [-1, 1): inside every domain but Acosh's (checked below). */
+  static const char *const OPS[] = {"Acos", "Asin", "Asinh", "Atan", "Atanh", "Cosh",
+                                    "Sinh", "Tan",  "ThresholdedRelu", "Shrink", "Celu"};
+  const wnn_tdesc x[2] = {TD(WNN_DTYPE_F32, 3, 7, 5), TD(WNN_DTYPE_F32, 1)};
+  for (size_t o = 0; o < sizeof OPS / sizeof OPS[0]; o++)
+    for (int s = 0; s < 2; s++) CHECK(op_check(OPS[o], NULL, 1, &x[s], 1e-5f, 1e-6f));
+  CHECK(op_check("ThresholdedRelu", "{\"alpha\":0.25}", 1, x, 0, 0));
+  CHECK(op_check("Shrink", "{\"lambd\":0.3,\"bias\":0.1}", 1, x, 1e-6f, 1e-6f));
+  CHECK(op_check("Celu", "{\"alpha\":0.5}", 1, x, 1e-5f, 1e-6f));
+  float big[8];
+  for (int i = 0; i < 8; i++) big[i] = 1.0f + 3.0f * (float)i;
+  wnn_tdesc b = TD(WNN_DTYPE_F32, 8);
+  void *d[1] = {big};
+  CHECK(op_check_data("Acosh", NULL, 1, &b, d, 1, NULL, 0, 1e-5f, 1e-6f));
+  CHECK(op_check_data("Cosh", NULL, 1, &b, d, 1, NULL, 0, 1e-5f, 1e-6f));
+}
+
+TEST(elementwise_hand_computed) {
+  float x[5] = {-2, -1, 0, 1, 2};
+  wnn_tdesc in = TD(WNN_DTYPE_F32, 5);
+  void *data[1] = {x};
+  /* The ONNX examples. */
+  const float thr[5] = {0, 0, 0, 0, 0}, thr_half[5] = {0, 0, 0, 1, 2};
+  CHECK(op_check_data("ThresholdedRelu", "{\"alpha\":2.0}", 1, &in, data, 1, thr, 5, 0, 0));
+  CHECK(op_check_data("ThresholdedRelu", "{\"alpha\":0.5}", 1, &in, data, 1, thr_half, 5, 0, 0));
+  const float hard[5] = {-2, 0, 0, 0, 2}, soft[5] = {-0.5f, 0, 0, 0, 0.5f};
+  CHECK(op_check_data("Shrink", "{\"lambd\":1.5}", 1, &in, data, 1, hard, 5, 0, 0));
+  CHECK(op_check_data("Shrink", "{\"lambd\":1.5,\"bias\":1.5}", 1, &in, data, 1, soft, 5, 0, 0));
+  const float celu2[5] = {(float)(2 * expm1(-1.0)), (float)(2 * expm1(-0.5)), 0, 1, 2};
+  CHECK(op_check_data("Celu", "{\"alpha\":2.0}", 1, &in, data, 1, celu2, 5, 1e-6f, 1e-7f));
+  float u[3] = {-0.5f, 0, 0.5f};
+  wnn_tdesc ui = TD(WNN_DTYPE_F32, 3);
+  void *ud[1] = {u};
+  const float acos_w[3] = {(float)acos(-0.5), (float)acos(0.0), (float)acos(0.5)};
+  const float atanh_w[3] = {(float)atanh(-0.5), 0, (float)atanh(0.5)};
+  const float tan_w[3] = {(float)tan(-0.5), 0, (float)tan(0.5)};
+  CHECK(op_check_data("Acos", NULL, 1, &ui, ud, 1, acos_w, 3, 1e-6f, 1e-7f));
+  CHECK(op_check_data("Atanh", NULL, 1, &ui, ud, 1, atanh_w, 3, 1e-6f, 1e-7f));
+  CHECK(op_check_data("Tan", NULL, 1, &ui, ud, 1, tan_w, 3, 1e-6f, 1e-7f));
+  /* Outside the domain: NaN. */
+  float out_dom[1] = {2};
+  wnn_tdesc one = TD(WNN_DTYPE_F32, 1);
+  op_case c;
+  CHECK_OK(op_prepare(&c, "Asin", NULL, 1, &one, 1));
+  void *od[1] = {out_dom}, *res[1];
+  CHECK_OK(op_exec(&c, c.op->run, od, res));
+  CHECK(isnan(((float *)res[0])[0]));
+  free(res[0]);
+  CHECK(op_fails("Celu", "{\"alpha\":0.0}", 1, &one, 1, WNN_ERR_BAD_ATTRIBUTE, "Celu: alpha is 0"));
+  CHECK(op_fails("Shrink", "{\"lambd\":\"x\"}", 1, &one, 1, WNN_ERR_BAD_ATTRIBUTE, "lambd"));
+  CHECK(op_fails("Sinh", NULL, 1, (wnn_tdesc[]){TD(WNN_DTYPE_I32, 2)}, 1, WNN_ERR_DTYPE,
+                 "Sinh: input 0 (X) is int32"));
+}
+
 int main(void) {
   RUN(run_vs_reference_awkward_sizes);
   RUN(hand_computed);
   RUN(special_values);
   RUN(integers);
   RUN(rejects);
+  RUN(elementwise_vs_reference);
+  RUN(elementwise_hand_computed);
   return test_summary();
 }

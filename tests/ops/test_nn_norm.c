@@ -272,6 +272,25 @@ TEST(rejects) {
   CHECK(op_fails("GlobalMaxPool", NULL, 1, &x0, 1, WNN_ERR_SHAPE, "no spatial elements to reduce"));
 }
 
+/* --------------------------------------------- MeanVarianceNormalization */
+
+TEST(mean_variance_normalization) {
+  float x[2] = {1, 3};
+  wnn_tdesc in = TD(WNN_DTYPE_F32, 2);
+  void *data[1] = {x};
+  const float want[2] = {-1, 1}; /* mean 2, standard deviation 1 */
+  CHECK(op_check_data("MeanVarianceNormalization", "{\"axes\":[0]}", 1, &in, data, 1, want, 2,
+                   1e-6f, 1e-7f));
+  const wnn_tdesc r = TD(WNN_DTYPE_F32, 2, 3, 4, 2);
+  CHECK(op_check("MeanVarianceNormalization", NULL, 1, &r, 1e-5f, 1e-5f));
+  CHECK(op_check("MeanVarianceNormalization", "{\"axes\":[1]}", 1, &r, 1e-5f, 1e-5f));
+  CHECK(op_check("MeanVarianceNormalization", "{\"axes\":[0,1,2,-1]}", 1, &r, 1e-5f, 1e-5f));
+  CHECK(op_check("MeanVarianceNormalization", "{\"axes\":[]}", 1, &r, 1e-5f, 1e-5f));
+  CHECK(op_fails("MeanVarianceNormalization", NULL, 1, &in, 1, WNN_ERR_BAD_ATTRIBUTE, "axes"));
+  CHECK(op_fails("MeanVarianceNormalization", "{\"axes\":[1,-3]}", 1, &r, 1, WNN_ERR_BAD_ATTRIBUTE,
+                 "axes repeats axis 1"));
+}
+
 int main(void) {
   RUN(batchnorm_vs_reference);
   RUN(batchnorm_training_vs_reference);
@@ -284,5 +303,6 @@ int main(void) {
   RUN(lrn);
   RUN(globalmaxpool);
   RUN(rejects);
+  RUN(mean_variance_normalization);
   return test_summary();
 }

@@ -1,5 +1,5 @@
 /* RNN (the simple recurrent unit): a hand-computed step, run vs the double
- * reference (src/ref/ref_more.c) over directions, layouts, biases, initial
+ * reference (src/ref/ref_nn_rnn_simple.c) over directions, layouts, biases, initial
  * states, clip, activations and per-entry sequence lengths, out-of-range
  * lengths at run time, rejections. Tolerance rtol 1e-5, atol 1e-6. */
 #include <math.h>

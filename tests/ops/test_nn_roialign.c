@@ -1,5 +1,5 @@
 /* RoiAlign: hand-computed bins (avg and onnxruntime's max), run vs the double
- * reference (src/ref/ref_more.c) over both coordinate modes, fixed and
+ * reference (src/ref/ref_nn_roialign.c) over both coordinate modes, fixed and
  * adaptive sampling, scales and RoIs reaching past the edges, out-of-range
  * batch indices at run time, rejections. rtol 1e-5, atol 1e-5. */
 #include <stdint.h>

@@ -1,5 +1,7 @@
 /* Softmax (opset 13: along one axis). The kernel uses expf in float, the
  * reference exp in double: rtol 1e-5, atol 1e-6. */
+#include <math.h>
+
 #include "op_harness.h"
 
 TEST(axes) {
@@ -39,9 +41,34 @@ TEST(rejects) {
   CHECK(op_fails("Softmax", NULL, 1, &x, 1, WNN_ERR_SHAPE, "scalar"));
 }
 
+/* --------------------------------------------------------------- Hardmax */
+
+TEST(hardmax) {
+  /* The first maximum wins. */
+  float x[8] = {1, 3, 3, 2, -1, -5, -0.5f, -2};
+  wnn_tdesc in = TD(WNN_DTYPE_F32, 2, 4);
+  void *data[1] = {x};
+  const float last[8] = {0, 1, 0, 0, 0, 0, 1, 0}, first[8] = {1, 1, 1, 1, 0, 0, 0, 0};
+  CHECK(op_check_data("Hardmax", NULL, 1, &in, data, 1, last, 8, 0, 0));
+  CHECK(op_check_data("Hardmax", "{\"axis\":0}", 1, &in, data, 1, first, 8, 0, 0));
+  const wnn_tdesc r = TD(WNN_DTYPE_F32, 3, 4, 5);
+  for (int a = -3; a < 3; a++) {
+    char attrs[32];
+    snprintf(attrs, sizeof attrs, "{\"axis\":%d}", a);
+    CHECK(op_check("Hardmax", attrs, 1, &r, 0, 0));
+  }
+  CHECK(op_check("Hardmax", NULL, 1, (wnn_tdesc[]){TD(WNN_DTYPE_F32, 2, 0, 3)}, 0, 0));
+  CHECK(op_fails("Hardmax", "{\"axis\":3}", 1, &r, 1, WNN_ERR_BAD_ATTRIBUTE, "axis"));
+  CHECK(op_fails("Hardmax", NULL, 1, (wnn_tdesc[]){TD_SCALAR(WNN_DTYPE_F32)}, 1, WNN_ERR_SHAPE,
+                 "scalar"));
+  CHECK(op_fails("Hardmax", NULL, 1, (wnn_tdesc[]){TD(WNN_DTYPE_I64, 3)}, 1, WNN_ERR_DTYPE,
+                 "Hardmax: input 0 (input) is int64"));
+}
+
 int main(void) {
   RUN(axes);
   RUN(hand_computed);
   RUN(rejects);
+  RUN(hardmax);
   return test_summary();
 }

@@ -1,6 +1,8 @@
 /* GatherElements, GatherND, ScatterElements, ScatterND, Trilu, OneHot, TopK
  * and CastLike: the reference on random data, hand-computed values, and the
  * failure paths (at prepare and, for data-dependent indices, at run). */
+#include <math.h>
+
 #include "op_harness.h"
 
 static const wnn_dtype ALL_DTYPES[6] = {WNN_DTYPE_F32, WNN_DTYPE_I32, WNN_DTYPE_I64,
@@ -370,6 +372,87 @@ TEST(castlike) {
   CHECK(op_fails("CastLike", NULL, 2, in, 1, WNN_ERR_DTYPE, "input 1 (target_type) is float16"));
 }
 
+/* -------------------------------------------------------------- Compress */
+
+TEST(compress) {
+  float x[6] = {1, 2, 3, 4, 5, 6};
+  static const unsigned char c3[3] = {0, 1, 1}, c2[2] = {0, 1}, c5[5] = {0, 1, 0, 0, 1};
+  wnn_tdesc in[2] = {TD(WNN_DTYPE_F32, 3, 2), TD(WNN_DTYPE_BOOL, 3)};
+  in[1].data = c3;
+  void *data[2] = {x, (void *)c3};
+  const float rows[4] = {3, 4, 5, 6}, cols[3] = {2, 4, 6}, flat[2] = {2, 5};
+  CHECK(op_check_data("Compress", "{\"axis\":0}", 2, in, data, 1, rows, 4, 0, 0));
+  in[1] = TD(WNN_DTYPE_BOOL, 2);
+  in[1].data = c2;
+  data[1] = (void *)c2;
+  CHECK(op_check_data("Compress", "{\"axis\":-1}", 2, in, data, 1, cols, 3, 0, 0));
+  /* A condition shorter than the axis: the rest is dropped. */
+  const float first_rows[2] = {3, 4};
+  CHECK(op_check_data("Compress", "{\"axis\":0}", 2, in, data, 1, first_rows, 2, 0, 0));
+  in[1] = TD(WNN_DTYPE_BOOL, 5);
+  in[1].data = c5;
+  data[1] = (void *)c5;
+  CHECK(op_check_data("Compress", NULL, 2, in, data, 1, flat, 2, 0, 0));
+  op_case c;
+  CHECK_OK(op_prepare(&c, "Compress", NULL, 2, in, 1));
+  CHECK(c.outputs[0].ndim == 1 && c.outputs[0].dims[0] == 2);
+  /* int64 data, 3-D, vs reference. */
+  static const unsigned char c4[4] = {1, 0, 1, 1};
+  wnn_tdesc i64[2] = {TD(WNN_DTYPE_I64, 2, 4, 3), TD(WNN_DTYPE_BOOL, 4)};
+  i64[1].data = c4;
+  CHECK(op_check("Compress", "{\"axis\":1}", 2, i64, 0, 0));
+  wnn_tdesc bad[2] = {TD(WNN_DTYPE_F32, 3, 2), TD(WNN_DTYPE_BOOL, 3)};
+  CHECK(op_fails("Compress", "{\"axis\":0}", 2, bad, 1, WNN_ERR_UNSUPPORTED,
+                 "Compress: input 1 (condition) must be a constant"));
+  bad[1] = TD(WNN_DTYPE_BOOL, 4);
+  bad[1].data = c4;
+  CHECK(op_fails("Compress", "{\"axis\":0}", 2, bad, 1, WNN_ERR_SHAPE,
+                 "input 1 (condition) has 4 entries, more than the 3 along axis"));
+  bad[1].dtype = WNN_DTYPE_I64;
+  CHECK(op_fails("Compress", NULL, 2, bad, 1, WNN_ERR_DTYPE, "input 1 (condition) is int64"));
+}
+
+/* ------------------------------------------------------- ReverseSequence */
+
+TEST(reverse_sequence) {
+  float x[16];
+  for (int i = 0; i < 16; i++) x[i] = (float)i;
+  int64_t lens[4] = {4, 3, 2, 1};
+  wnn_tdesc in[2] = {TD(WNN_DTYPE_F32, 4, 4), TD(WNN_DTYPE_I64, 4)};
+  void *data[2] = {x, lens};
+  /* The ONNX examples. */
+  const float time[16] = {12, 9, 6, 3, 8, 5, 2, 7, 4, 1, 10, 11, 0, 13, 14, 15};
+  CHECK(op_check_data("ReverseSequence", "{\"batch_axis\":1,\"time_axis\":0}", 2, in, data, 1, time,
+                   16, 0, 0));
+  int64_t lens_b[4] = {1, 2, 3, 4};
+  void *data_b[2] = {x, lens_b};
+  const float batch[16] = {0, 1, 2, 3, 5, 4, 6, 7, 10, 9, 8, 11, 15, 14, 13, 12};
+  CHECK(op_check_data("ReverseSequence", "{\"batch_axis\":0,\"time_axis\":1}", 2, in, data_b, 1,
+                   batch, 16, 0, 0));
+  /* 3-D int64 data, vs reference, with lengths 0 and the full sequence. */
+  int64_t xl[5 * 3 * 2];
+  for (int i = 0; i < 30; i++) xl[i] = i * 7 - 11;
+  int64_t l3[3] = {0, 5, 2};
+  wnn_tdesc in3[2] = {TD(WNN_DTYPE_I64, 5, 3, 2), TD(WNN_DTYPE_I64, 3)};
+  void *d3[2] = {xl, l3};
+  CHECK(op_check_data("ReverseSequence", NULL, 2, in3, d3, 1, NULL, 0, 0, 0));
+  /* A length outside [0, seq] fails the run. */
+  op_case c;
+  CHECK_OK(op_prepare(&c, "ReverseSequence", NULL, 2, in3, 1));
+  l3[1] = 6;
+  void *out[1];
+  CHECK(op_exec(&c, c.op->run, d3, out) == WNN_ERR_OUT_OF_RANGE);
+  free(out[0]);
+  CHECK(op_fails("ReverseSequence", "{\"batch_axis\":1,\"time_axis\":1}", 2, in3, 1,
+                 WNN_ERR_BAD_ATTRIBUTE, "must be 0 and 1"));
+  in3[1] = TD(WNN_DTYPE_I64, 5);
+  CHECK(op_fails("ReverseSequence", NULL, 2, in3, 1, WNN_ERR_SHAPE,
+                 "input 1 (sequence_lens) must be 1-D of length 3"));
+  in3[1] = TD(WNN_DTYPE_I32, 3);
+  CHECK(op_fails("ReverseSequence", NULL, 2, in3, 1, WNN_ERR_DTYPE,
+                 "input 1 (sequence_lens) is int32"));
+}
+
 int main(void) {
   RUN(gather_elements);
   RUN(gather_nd);
@@ -379,5 +462,7 @@ int main(void) {
   RUN(onehot);
   RUN(topk);
   RUN(castlike);
+  RUN(compress);
+  RUN(reverse_sequence);
   return test_summary();
 }

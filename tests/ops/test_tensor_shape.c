@@ -1,6 +1,8 @@
 /* Squeeze, Unsqueeze, Dropout (aliases: shapes only), Shape, Size, Cast,
  * ConstantOfShape and Range: hand-computed values, the reference, the failure
  * paths, and one graph through the builder and the runtime. */
+#include <math.h>
+
 #include "op_harness.h"
 #include "wnn_builder.h"
 
@@ -378,6 +380,27 @@ TEST(graph_through_the_runtime) {
   wnn_builder_free(b);
 }
 
+/* --------------------------------------------------------------- EyeLike */
+
+TEST(eyelike) {
+  wnn_tdesc in = TD(WNN_DTYPE_I32, 3, 4);
+  int32_t dummy[12] = {0};
+  void *data[1] = {dummy};
+  const int32_t i32[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+  CHECK(op_check_data("EyeLike", NULL, 1, &in, data, 1, i32, 12, 0, 0));
+  const float up[12] = {0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+  CHECK(op_check_data("EyeLike", "{\"k\":1,\"dtype\":1}", 1, &in, data, 1, up, 12, 0, 0));
+  const int64_t down[12] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0};
+  CHECK(op_check_data("EyeLike", "{\"k\":-2,\"dtype\":7}", 1, &in, data, 1, down, 12, 0, 0));
+  const float zeros[12] = {0};
+  CHECK(op_check_data("EyeLike", "{\"k\":4,\"dtype\":11}", 1, &in, data, 1, zeros, 12, 0, 0));
+  const unsigned char b[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
+  CHECK(op_check_data("EyeLike", "{\"dtype\":9}", 1, &in, data, 1, b, 12, 0, 0));
+  CHECK(op_fails("EyeLike", "{\"dtype\":8}", 1, &in, 1, WNN_ERR_UNSUPPORTED, "dtype = 8"));
+  CHECK(op_fails("EyeLike", NULL, 1, (wnn_tdesc[]){TD(WNN_DTYPE_F32, 2, 2, 2)}, 1, WNN_ERR_SHAPE,
+                 "EyeLike: input 0 (input) has 3 dims, expected 2"));
+}
+
 int main(void) {
   RUN(aliases);
   RUN(squeeze);
@@ -389,5 +412,6 @@ int main(void) {
   RUN(constant_of_shape);
   RUN(range);
   RUN(graph_through_the_runtime);
+  RUN(eyelike);
   return test_summary();
 }

@@ -1,5 +1,7 @@
 /* Relu, Sigmoid, Clip. Relu and Clip are exact; Sigmoid's kernel uses expf
  * and the reference exp in double: rtol 1e-5 covers a few ulps of expf. */
+#include <math.h>
+
 #include "op_harness.h"
 
 TEST(relu_sigmoid) {
@@ -79,6 +81,50 @@ TEST(rejects) {
   CHECK(op_fails("Clip", "{\"max\":\"big\"}", 1, in, 1, WNN_ERR_BAD_ATTRIBUTE, "'max'"));
 }
 
+/* Integer Clip lives in src/ops/unary.c; its reference (src/ref/ref_unary.c)
+ * is float-only, so run is checked against hand-computed values. */
+static int clip_int_case(wnn_dtype dt, const void *x, const void *lo, const void *hi,
+                         const void *want, int n) {
+  wnn_tdesc in[3] = {TD(WNN_DTYPE_I8, 1), TD_SCALAR(WNN_DTYPE_I8), TD_SCALAR(WNN_DTYPE_I8)};
+  in[0].dims[0] = n;
+  in[0].dtype = in[1].dtype = in[2].dtype = dt;
+  if (!lo) in[1] = TD_OMITTED;
+  op_case c;
+  if (op_prepare(&c, "Clip", NULL, hi ? 3 : 2, in, 1) != WNN_OK) {
+    printf("  %s: prepare failed: %s\n", test_current_, c.msg);
+    return 0;
+  }
+  if (c.outputs[0].dtype != dt) return 0;
+  void *data[3] = {(void *)x, (void *)lo, (void *)hi}, *out[1];
+  int ok = op_exec(&c, c.op->run, data, out) == WNN_OK;
+  ok = ok && memcmp(out[0], want, (size_t)n * wnn_dtype_size(dt)) == 0;
+  free(out[0]);
+  return ok;
+}
+
+TEST(clip_integers) {
+  const int8_t x8[5] = {-128, -3, 0, 5, 127}, lo8 = -2, hi8 = 4;
+  const int8_t w8[5] = {-2, -2, 0, 4, 4}, wmin8[5] = {-2, -2, 0, 5, 127};
+  const int8_t wmax8[5] = {-128, -3, 0, 4, 4};
+  CHECK(clip_int_case(WNN_DTYPE_I8, x8, &lo8, &hi8, w8, 5));
+  CHECK(clip_int_case(WNN_DTYPE_I8, x8, &lo8, NULL, wmin8, 5)); /* min only */
+  CHECK(clip_int_case(WNN_DTYPE_I8, x8, NULL, &hi8, wmax8, 5)); /* max only (min omitted) */
+  const uint8_t xu[3] = {0, 100, 255}, lou = 10, hiu = 200, wu[3] = {10, 100, 200};
+  CHECK(clip_int_case(WNN_DTYPE_U8, xu, &lou, &hiu, wu, 3));
+  const int32_t x32[3] = {INT32_MIN, 7, INT32_MAX}, lo32 = -5, w32[3] = {-5, 7, INT32_MAX};
+  CHECK(clip_int_case(WNN_DTYPE_I32, x32, &lo32, NULL, w32, 3));
+  const int64_t x64[3] = {-(1LL << 40), 0, 1LL << 40}, hi64 = 1LL << 35;
+  const int64_t w64[3] = {-(1LL << 40), 0, 1LL << 35};
+  CHECK(clip_int_case(WNN_DTYPE_I64, x64, NULL, &hi64, w64, 3));
+  /* Bounds of another dtype, and the float attributes, are refused. */
+  wnn_tdesc in[3] = {TD(WNN_DTYPE_I8, 4), TD_SCALAR(WNN_DTYPE_F32), TD_OMITTED};
+  CHECK(op_fails("Clip", NULL, 2, in, 1, WNN_ERR_DTYPE, "input 1 (min) is float32, expected int8"));
+  CHECK(op_fails("Clip", "{\"min\":0.0}", 1, in, 1, WNN_ERR_BAD_ATTRIBUTE,
+                 "attribute 'min' applies to float32 input only"));
+  in[1] = TD(WNN_DTYPE_I8, 2);
+  CHECK(op_fails("Clip", NULL, 2, in, 1, WNN_ERR_SHAPE, "input 1 (min) must be a scalar"));
+}
+
 int main(void) {
   RUN(relu_sigmoid);
   RUN(hand_computed);
@@ -86,5 +132,6 @@ int main(void) {
   RUN(clip_inputs);
   RUN(clip_runtime_bounds);
   RUN(rejects);
+  RUN(clip_integers);
   return test_summary();
 }

@@ -18,7 +18,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "ops/more_internal.h"
+#include "ops/quant_internal.h"
+
+WNN_PARAMS_FIT(wnn_quant_params);
 
 WNN_PARAMS_FIT(wnn_qmatmul_params);
 WNN_PARAMS_FIT(wnn_qconv_params);
@@ -333,9 +335,198 @@ wnn_status wnn_qlinearconv_prepare(wnn_prepare_ctx *ctx) {
 wnn_status wnn_convinteger_run(const wnn_run_ctx *ctx) { return qconv_run(ctx); }
 wnn_status wnn_qlinearconv_run(const wnn_run_ctx *ctx) { return qconv_run(ctx); }
 
+/* ---------------------------------------- QuantizeLinear, DequantizeLinear */
+
+/* Checks scale (input 1) and zero point (input 2, optional, of dtype zdt
+ * unless zdt is INVALID) against x and axis; fills outer, axis_n, inner. */
+static wnn_status quant_prepare(wnn_prepare_ctx *ctx, const char *op, const char *sname,
+                                const char *zname, wnn_quant_params *p) {
+  const wnn_tdesc *x = &ctx->inputs[0], *s = &ctx->inputs[1];
+  wnn_status st;
+  int64_t axis, block;
+  if ((st = wnn_expect_dtype(ctx, op, 1, sname, WNN_DTYPE_F32))) return st;
+  if ((st = wnn_attr_int(ctx, "block_size", 0, &block))) return st;
+  if (block != 0)
+    return wnn_op_fail(ctx, WNN_ERR_UNSUPPORTED,
+                       "%s: block_size = %lld (blocked quantization) is not supported, only 0", op,
+                       (long long)block);
+  if ((st = wnn_attr_int(ctx, "axis", 1, &axis))) return st;
+  char a[64], b[64];
+  if (s->ndim <= 1 && wnn_shape_numel(s->ndim, s->dims) == 1) { /* per tensor: axis unused */
+    p->outer = 1, p->axis_n = 1;
+    p->inner = (size_t)wnn_shape_numel(x->ndim, x->dims);
+  } else {
+    int ax;
+    if ((st = wnn_normalize_axis(ctx, op, "axis", axis, x->ndim, false, &ax))) return st;
+    if (s->ndim != 1 || s->dims[0] != x->dims[ax])
+      return wnn_op_fail(ctx, WNN_ERR_SHAPE,
+                         "%s: input 1 (%s) has shape %s, expected a scalar or [%lld] (dim %d of "
+                         "input 0 %s)",
+                         op, sname, wnn_format_dims(a, sizeof a, s->ndim, s->dims),
+                         (long long)x->dims[ax], ax,
+                         wnn_format_dims(b, sizeof b, x->ndim, x->dims));
+    wnn_split_axis(x, ax, &p->outer, &p->axis_n, &p->inner);
+  }
+  p->has_zero_point = wnn_has_input(ctx, 2);
+  if (p->has_zero_point) {
+    const wnn_tdesc *z = &ctx->inputs[2];
+    const bool one = z->ndim <= 1 && wnn_shape_numel(z->ndim, z->dims) == 1;
+    if (!(p->axis_n == 1 && p->outer == 1 ? one
+                                          : wnn_shape_equal(z->ndim, z->dims, s->ndim, s->dims)))
+      return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input 2 (%s) has shape %s, expected %s (%s's)",
+                         op, zname, wnn_format_dims(a, sizeof a, z->ndim, z->dims),
+                         wnn_format_dims(b, sizeof b, s->ndim, s->dims), sname);
+  }
+  return WNN_OK;
+}
+
+wnn_status wnn_quantizelinear_prepare(wnn_prepare_ctx *ctx) {
+  static const char OP[] = "QuantizeLinear";
+  wnn_quant_params *p = ctx->params;
+  const wnn_tdesc *x = &ctx->inputs[0];
+  wnn_status st;
+  int64_t odt, sat;
+  if ((st = wnn_expect_dtype(ctx, OP, 0, "x", WNN_DTYPE_F32))) return st;
+  if ((st = wnn_attr_int(ctx, "saturate", 1, &sat))) return st; /* float8 only */
+  if ((st = wnn_attr_int(ctx, "output_dtype", 0, &odt))) return st;
+  if ((st = quant_prepare(ctx, OP, "y_scale", "y_zero_point", p))) return st;
+  if (odt != 0 && odt != 2 && odt != 3)
+    return wnn_op_fail(ctx, WNN_ERR_UNSUPPORTED,
+                       "%s: output_dtype = %lld is not supported (uint8 2, int8 3)", OP,
+                       (long long)odt);
+  p->qdtype = odt == 3 ? WNN_DTYPE_I8 : WNN_DTYPE_U8;
+  if (p->has_zero_point) {
+    const wnn_dtype z = ctx->inputs[2].dtype;
+    if (z != WNN_DTYPE_U8 && z != WNN_DTYPE_I8)
+      return wnn_op_fail(ctx, WNN_ERR_DTYPE,
+                         "%s: input 2 (y_zero_point) is %s, expected uint8 or int8", OP,
+                         wnn_dtype_name(z));
+    if (odt != 0 && z != p->qdtype)
+      return wnn_op_fail(ctx, WNN_ERR_DTYPE,
+                         "%s: input 2 (y_zero_point) is %s but output_dtype = %lld asks for %s",
+                         OP, wnn_dtype_name(z), (long long)odt, wnn_dtype_name(p->qdtype));
+    p->qdtype = z;
+  }
+  return wnn_set_output(ctx, OP, 0, p->qdtype, x->ndim, x->dims);
+}
+
+/* y = saturate(round_half_even(x / scale) + zero_point); NaN gives the
+ * type's lowest value. */
+wnn_status wnn_quantizelinear_run(const wnn_run_ctx *ctx) {
+  const wnn_quant_params *p = ctx->params;
+  const float *x = ctx->inputs[0].data, *scale = ctx->inputs[1].data;
+  const void *zp = p->has_zero_point ? ctx->inputs[2].data : NULL;
+  const bool s8 = p->qdtype == WNN_DTYPE_I8;
+  const float lo = s8 ? -128.0f : 0.0f, hi = s8 ? 127.0f : 255.0f;
+  void *y = ctx->outputs[0].data;
+  size_t i = 0;
+  for (size_t o = 0; o < p->outer; o++)
+    for (size_t a = 0; a < p->axis_n; a++) {
+      const float s = scale[a];
+      const float z = !zp  ? 0.0f
+                      : s8 ? (float)((const int8_t *)zp)[a]
+                           : (float)((const uint8_t *)zp)[a];
+      for (size_t k = 0; k < p->inner; k++, i++) {
+        float q = nearbyintf(x[i] / s) + z; /* the default rounding: half to even */
+        q = q > lo ? q : lo;                /* NaN too */
+        q = q < hi ? q : hi;
+        if (s8) ((int8_t *)y)[i] = (int8_t)q;
+        else ((uint8_t *)y)[i] = (uint8_t)q;
+      }
+    }
+  return WNN_OK;
+}
+
+wnn_status wnn_dequantizelinear_prepare(wnn_prepare_ctx *ctx) {
+  static const char OP[] = "DequantizeLinear";
+  wnn_quant_params *p = ctx->params;
+  const wnn_tdesc *x = &ctx->inputs[0];
+  wnn_status st;
+  if (x->dtype != WNN_DTYPE_U8 && x->dtype != WNN_DTYPE_I8 && x->dtype != WNN_DTYPE_I32)
+    return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input 0 (x) is %s, expected uint8, int8 or int32",
+                       OP, wnn_dtype_name(x->dtype));
+  if ((st = quant_prepare(ctx, OP, "x_scale", "x_zero_point", p))) return st;
+  p->qdtype = x->dtype;
+  if (p->has_zero_point && ctx->inputs[2].dtype != x->dtype)
+    return wnn_op_fail(ctx, WNN_ERR_DTYPE,
+                       "%s: input 2 (x_zero_point) is %s, expected %s (input 0's dtype)", OP,
+                       wnn_dtype_name(ctx->inputs[2].dtype), wnn_dtype_name(x->dtype));
+  return wnn_set_output(ctx, OP, 0, WNN_DTYPE_F32, x->ndim, x->dims);
+}
+
+static inline int64_t qget(wnn_dtype dt, const void *data, size_t i) {
+  switch (dt) {
+    case WNN_DTYPE_I8: return ((const int8_t *)data)[i];
+    case WNN_DTYPE_U8: return ((const uint8_t *)data)[i];
+    default: return ((const int32_t *)data)[i];
+  }
+}
+
+/* y = float(x - zero_point) * scale. */
+wnn_status wnn_dequantizelinear_run(const wnn_run_ctx *ctx) {
+  const wnn_quant_params *p = ctx->params;
+  const void *x = ctx->inputs[0].data;
+  const float *scale = ctx->inputs[1].data;
+  const void *zp = p->has_zero_point ? ctx->inputs[2].data : NULL;
+  float *y = ctx->outputs[0].data;
+  size_t i = 0;
+  for (size_t o = 0; o < p->outer; o++)
+    for (size_t a = 0; a < p->axis_n; a++) {
+      const float s = scale[a];
+      const int64_t z = zp ? qget(p->qdtype, zp, a) : 0;
+      for (size_t k = 0; k < p->inner; k++, i++) y[i] = (float)(qget(p->qdtype, x, i) - z) * s;
+    }
+  return WNN_OK;
+}
+
+/* ------------------------------------------------ DynamicQuantizeLinear */
+
+/* DynamicQuantizeLinear (11): x float32 -> y uint8 (x's shape), y_scale
+ * float32 and y_zero_point uint8 (scalars), from the range of x widened to
+ * include 0:
+ *   scale = (max(0, max x) - min(0, min x)) / 255
+ *   zero_point = saturate(round_half_even(0 - min(0, min x) / scale))
+ *   y = saturate(round_half_even(x / scale) + zero_point)
+ * An all-zero (or empty) x has scale 0: zero point 0 and y 0 (ONNX divides
+ * by it). NaN elements are skipped by the range and give 0. */
+wnn_status wnn_dynamicquantizelinear_prepare(wnn_prepare_ctx *ctx) {
+  static const char OP[] = "DynamicQuantizeLinear";
+  const wnn_tdesc *x = &ctx->inputs[0];
+  wnn_status st;
+  if ((st = wnn_expect_dtype(ctx, OP, 0, "x", WNN_DTYPE_F32))) return st;
+  if ((st = wnn_set_output(ctx, OP, 0, WNN_DTYPE_U8, x->ndim, x->dims))) return st;
+  if ((st = wnn_set_output(ctx, OP, 1, WNN_DTYPE_F32, 0, NULL))) return st;
+  return wnn_set_output(ctx, OP, 2, WNN_DTYPE_U8, 0, NULL);
+}
+
+static inline float clamp_u8(float q) {
+  q = q > 0.0f ? q : 0.0f; /* NaN too */
+  return q < 255.0f ? q : 255.0f;
+}
+
+wnn_status wnn_dynamicquantizelinear_run(const wnn_run_ctx *ctx) {
+  const wnn_tensor *xt = &ctx->inputs[0];
+  const size_t n = (size_t)wnn_shape_numel(xt->ndim, xt->dims);
+  const float *x = xt->data;
+  uint8_t *y = ctx->outputs[0].data;
+  float lo = 0.0f, hi = 0.0f;
+  for (size_t i = 0; i < n; i++) {
+    lo = x[i] < lo ? x[i] : lo;
+    hi = x[i] > hi ? x[i] : hi;
+  }
+  const float scale = (hi - lo) / 255.0f;
+  const float zp = scale > 0.0f ? clamp_u8(nearbyintf(0.0f - lo / scale)) : 0.0f;
+  for (size_t i = 0; i < n; i++)
+    y[i] = scale > 0.0f ? (uint8_t)clamp_u8(nearbyintf(x[i] / scale) + zp) : 0;
+  *(float *)ctx->outputs[1].data = scale;
+  *(uint8_t *)ctx->outputs[2].data = (uint8_t)zp;
+  return WNN_OK;
+}
+
 /* ------------------------------------------------------------ descriptors */
 
-static const char *const qconv_attrs[] = {"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides", NULL};
+static const char *const qconv_attrs[] = {"auto_pad", "dilations", "group",
+                                          "kernel_shape", "pads", "strides", NULL};
 
 const wnn_op wnn_matmulinteger_op = {
     .code = WNN_OP_CODE(matmulinteger),
@@ -373,4 +564,33 @@ const wnn_op wnn_qlinearconv_op = {
     .prepare = wnn_qlinearconv_prepare,
     .run = wnn_qlinearconv_run,
     .reference = WNN_REF(wnn_ref_qlinearconv),
+};
+
+const wnn_op wnn_quantizelinear_op = {
+    .code = WNN_OP_CODE(quantizelinear),
+    .name = "QuantizeLinear",
+    .min_inputs = 2, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("axis", "block_size", "output_dtype", "saturate"),
+    .prepare = wnn_quantizelinear_prepare,
+    .run = wnn_quantizelinear_run,
+    .reference = WNN_REF(wnn_ref_quantizelinear),
+};
+
+const wnn_op wnn_dequantizelinear_op = {
+    .code = WNN_OP_CODE(dequantizelinear),
+    .name = "DequantizeLinear",
+    .min_inputs = 2, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
+    .attrs = WNN_ATTRS("axis", "block_size"),
+    .prepare = wnn_dequantizelinear_prepare,
+    .run = wnn_dequantizelinear_run,
+    .reference = WNN_REF(wnn_ref_dequantizelinear),
+};
+
+const wnn_op wnn_dynamicquantizelinear_op = {
+    .code = WNN_OP_CODE(dynamicquantizelinear),
+    .name = "DynamicQuantizeLinear",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 3, .max_outputs = 3,
+    .prepare = wnn_dynamicquantizelinear_prepare,
+    .run = wnn_dynamicquantizelinear_run,
+    .reference = WNN_REF(wnn_ref_dynamicquantizelinear),
 };

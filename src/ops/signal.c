@@ -17,7 +17,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "ops/more_internal.h"
+#include "ops/signal_internal.h"
 
 WNN_PARAMS_FIT(wnn_dft_params);
 WNN_PARAMS_FIT(wnn_stft_params);
@@ -287,7 +287,78 @@ wnn_status wnn_melweightmatrix_run(const wnn_run_ctx *ctx) {
   return WNN_OK;
 }
 
+/* ------------------------------------------------------ window functions */
+
+WNN_PARAMS_FIT(wnn_window_params);
+
+/* HannWindow, HammingWindow, BlackmanWindow (17): size (int32 or int64
+ * scalar, constant: it is the output's length); output_datatype (1; 10 and 11
+ * are float32 too), periodic (1). */
+static wnn_status window_prepare(wnn_prepare_ctx *ctx, const char *op, double a0, double a1,
+                                 double a2) {
+  wnn_window_params *p = ctx->params;
+  const wnn_tdesc *s = &ctx->inputs[0];
+  wnn_status st;
+  int64_t dt, periodic;
+  if (s->dtype != WNN_DTYPE_I32 && s->dtype != WNN_DTYPE_I64)
+    return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input 0 (size) is %s, expected int32 or int64",
+                       op, wnn_dtype_name(s->dtype));
+  if (s->ndim > 1 || wnn_shape_numel(s->ndim, s->dims) != 1)
+    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input 0 (size) must be a scalar", op);
+  if (!s->data)
+    return wnn_op_fail(ctx, WNN_ERR_UNSUPPORTED,
+                       "%s: input 0 (size) must be a constant (it decides the output shape)", op);
+  const int64_t n = s->dtype == WNN_DTYPE_I32 ? *(const int32_t *)s->data
+                                              : *(const int64_t *)s->data;
+  if (n < 0)
+    return wnn_op_fail(ctx, WNN_ERR_OUT_OF_RANGE, "%s: input 0 (size) is %lld, expected >= 0", op,
+                       (long long)n);
+  if ((st = wnn_attr_int(ctx, "output_datatype", 1, &dt))) return st;
+  if (dt != 1 && dt != 10 && dt != 11)
+    return wnn_op_fail(ctx, WNN_ERR_UNSUPPORTED,
+                       "%s: output_datatype = %lld is not supported (float32 1; float16 10 and "
+                       "double 11 give float32)",
+                       op, (long long)dt);
+  if ((st = wnn_attr_int(ctx, "periodic", 1, &periodic))) return st;
+  if (periodic != 0 && periodic != 1)
+    return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: periodic is %lld, expected 0 or 1", op,
+                       (long long)periodic);
+  p->a0 = a0, p->a1 = a1, p->a2 = a2;
+  p->n = (size_t)n;
+  p->periodic = periodic == 1;
+  return wnn_set_output(ctx, op, 0, WNN_DTYPE_F32, 1, &n);
+}
+
+/* In double, rounded once. A symmetric window of length 1 (N = 0) is its
+ * value at angle 0. */
+static wnn_status window_run(const wnn_run_ctx *ctx) {
+  const wnn_window_params *p = ctx->params;
+  float *y = ctx->outputs[0].data;
+  const double two_pi = 6.283185307179586476925;
+  const double len = p->periodic ? (double)p->n : (double)p->n - 1.0;
+  for (size_t k = 0; k < p->n; k++) {
+    const double t = len > 0.0 ? two_pi * (double)k / len : 0.0;
+    y[k] = (float)(p->a0 - p->a1 * cos(t) + p->a2 * cos(2.0 * t));
+  }
+  return WNN_OK;
+}
+
+wnn_status wnn_hannwindow_prepare(wnn_prepare_ctx *ctx) {
+  return window_prepare(ctx, "HannWindow", 0.5, 0.5, 0.0);
+}
+wnn_status wnn_hammingwindow_prepare(wnn_prepare_ctx *ctx) {
+  return window_prepare(ctx, "HammingWindow", 25.0 / 46.0, 21.0 / 46.0, 0.0);
+}
+wnn_status wnn_blackmanwindow_prepare(wnn_prepare_ctx *ctx) {
+  return window_prepare(ctx, "BlackmanWindow", 0.42, 0.5, 0.08);
+}
+wnn_status wnn_hannwindow_run(const wnn_run_ctx *ctx) { return window_run(ctx); }
+wnn_status wnn_hammingwindow_run(const wnn_run_ctx *ctx) { return window_run(ctx); }
+wnn_status wnn_blackmanwindow_run(const wnn_run_ctx *ctx) { return window_run(ctx); }
+
 /* ------------------------------------------------------------ descriptors */
+
+static const char *const window_attrs[] = {"output_datatype", "periodic", NULL};
 
 const wnn_op wnn_dft_op = {
     .code = WNN_OP_CODE(dft),
@@ -317,4 +388,34 @@ const wnn_op wnn_melweightmatrix_op = {
     .prepare = wnn_melweightmatrix_prepare,
     .run = wnn_melweightmatrix_run,
     .reference = WNN_REF(wnn_ref_melweightmatrix),
+};
+
+const wnn_op wnn_hannwindow_op = {
+    .code = WNN_OP_CODE(hannwindow),
+    .name = "HannWindow",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = window_attrs,
+    .prepare = wnn_hannwindow_prepare,
+    .run = wnn_hannwindow_run,
+    .reference = WNN_REF(wnn_ref_hannwindow),
+};
+
+const wnn_op wnn_hammingwindow_op = {
+    .code = WNN_OP_CODE(hammingwindow),
+    .name = "HammingWindow",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = window_attrs,
+    .prepare = wnn_hammingwindow_prepare,
+    .run = wnn_hammingwindow_run,
+    .reference = WNN_REF(wnn_ref_hammingwindow),
+};
+
+const wnn_op wnn_blackmanwindow_op = {
+    .code = WNN_OP_CODE(blackmanwindow),
+    .name = "BlackmanWindow",
+    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
+    .attrs = window_attrs,
+    .prepare = wnn_blackmanwindow_prepare,
+    .run = wnn_blackmanwindow_run,
+    .reference = WNN_REF(wnn_ref_blackmanwindow),
 };

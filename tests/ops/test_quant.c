@@ -1,8 +1,10 @@
 /* MatMulInteger, QLinearMatMul, ConvInteger and QLinearConv: the ONNX
- * documentation's examples, run vs reference (src/ref/ref_more.c) on random
+ * documentation's examples, run vs reference (src/ref/ref_quant.c) on random
  * bytes (scales and zero points random too), rejections. Every output is
  * integer: exact. */
 #include <stdint.h>
+
+#include <math.h>
 
 #include "op_harness.h"
 
@@ -149,11 +151,154 @@ TEST(rejects) {
                  "kernel_shape does not match"));
 }
 
+/* --------------------------------------- QuantizeLinear, DequantizeLinear */
+
+TEST(quantize_hand_computed) {
+  /* The ONNX example: scale 2, zero point 128; 1.5 rounds to even (2). */
+  float x[6] = {0, 2, 3, 1000, -254, -1000}, scale = 2;
+  uint8_t zp = 128;
+  wnn_tdesc in[3] = {TD(WNN_DTYPE_F32, 6), TD_SCALAR(WNN_DTYPE_F32), TD_SCALAR(WNN_DTYPE_U8)};
+  void *data[3] = {x, &scale, &zp};
+  const uint8_t want[6] = {128, 129, 130, 255, 1, 0};
+  CHECK(op_check_data("QuantizeLinear", NULL, 3, in, data, 1, want, 6, 0, 0));
+  /* Without a zero point: uint8, zero point 0. */
+  const uint8_t want0[6] = {0, 1, 2, 255, 0, 0};
+  CHECK(op_check_data("QuantizeLinear", NULL, 2, in, data, 1, want0, 6, 0, 0));
+  /* int8, zero point -1; 5 / 2 = 2.5 rounds to 2. */
+  float xs[5] = {5, -5, 300, -300, 0.9f};
+  int8_t zs = -1;
+  wnn_tdesc ins[3] = {TD(WNN_DTYPE_F32, 5), TD_SCALAR(WNN_DTYPE_F32), TD_SCALAR(WNN_DTYPE_I8)};
+  void *ds[3] = {xs, &scale, &zs};
+  const int8_t wants[5] = {1, -3, 127, -128, -1};
+  CHECK(op_check_data("QuantizeLinear", NULL, 3, ins, ds, 1, wants, 5, 0, 0));
+  CHECK(op_check_data("QuantizeLinear", "{\"output_dtype\":3}", 3, ins, ds, 1, wants, 5, 0, 0));
+  /* Dequantize: the ONNX example. */
+  uint8_t q[4] = {0, 3, 128, 255};
+  wnn_tdesc dq[3] = {TD(WNN_DTYPE_U8, 4), TD_SCALAR(WNN_DTYPE_F32), TD_SCALAR(WNN_DTYPE_U8)};
+  void *dd[3] = {q, &scale, &zp};
+  const float deq[4] = {-256, -250, 0, 254};
+  CHECK(op_check_data("DequantizeLinear", NULL, 3, dq, dd, 1, deq, 4, 0, 0));
+  int32_t q32[3] = {-7, 0, 1 << 20};
+  wnn_tdesc d32[2] = {TD(WNN_DTYPE_I32, 3), TD_SCALAR(WNN_DTYPE_F32)};
+  void *dd32[2] = {q32, &scale};
+  const float deq32[3] = {-14, 0, 2097152};
+  CHECK(op_check_data("DequantizeLinear", NULL, 2, d32, dd32, 1, deq32, 3, 0, 0));
+}
+
+TEST(quantize_per_axis) {
+  /* x [2, 3, 4] along axis 1 (the default) and axis -1, vs reference. */
+  const wnn_dtype zdts[2] = {WNN_DTYPE_U8, WNN_DTYPE_I8};
+  for (int z = 0; z < 2; z++)
+    for (int a = 0; a < 2; a++) {
+      const int64_t n = a ? 4 : 3;
+      wnn_tdesc in[3] = {TD(WNN_DTYPE_F32, 2, 3, 4), TD(WNN_DTYPE_F32, 1), TD(WNN_DTYPE_U8, 1)};
+      in[1].dims[0] = in[2].dims[0] = n;
+      in[2].dtype = zdts[z];
+      float x[24], s[4];
+      unsigned char zp[4];
+      for (int i = 0; i < 24; i++) x[i] = 200.0f * lcg_float();
+      for (int i = 0; i < 4; i++)
+        s[i] = 0.5f + (float)i, zp[i] = (unsigned char)(z ? -3 + i : 100 + i);
+      void *data[3] = {x, s, zp};
+      const char *attrs = a ? "{\"axis\":-1}" : NULL;
+      CHECK(op_check_data("QuantizeLinear", attrs, 3, in, data, 1, NULL, 0, 0, 0));
+      /* and back */
+      op_case c;
+      CHECK_OK(op_prepare(&c, "QuantizeLinear", attrs, 3, in, 1));
+      void *q[1];
+      CHECK_OK(op_exec(&c, c.op->run, data, q));
+      wnn_tdesc din[3] = {c.outputs[0], in[1], in[2]};
+      void *dd[3] = {q[0], s, zp};
+      CHECK(op_check_data("DequantizeLinear", attrs, 3, din, dd, 1, NULL, 0, 0, 0));
+      /* every value within half a step of x, unless saturated */
+      op_case dc;
+      CHECK_OK(op_prepare(&dc, "DequantizeLinear", attrs, 3, din, 1));
+      void *y[1];
+      CHECK_OK(op_exec(&dc, dc.op->run, dd, y));
+      int close = 1;
+      for (int i = 0; i < 24; i++) {
+        const int ax = a ? i % 4 : i / 4 % 3;
+        const int qi = z ? ((int8_t *)q[0])[i] : ((uint8_t *)q[0])[i];
+        const int sat = z ? (qi == -128 || qi == 127) : (qi == 0 || qi == 255);
+        if (!sat && fabsf(((float *)y[0])[i] - x[i]) > 0.5f * s[ax] + 1e-4f) close = 0;
+      }
+      CHECK(close);
+      free(q[0]);
+      free(y[0]);
+    }
+}
+
+TEST(quantize_rejects) {
+  wnn_tdesc in[3] = {TD(WNN_DTYPE_F32, 2, 3), TD(WNN_DTYPE_F32, 3), TD(WNN_DTYPE_U8, 3)};
+  CHECK(op_fails("QuantizeLinear", "{\"block_size\":2}", 3, in, 1, WNN_ERR_UNSUPPORTED,
+                 "block_size = 2"));
+  CHECK(op_fails("QuantizeLinear", "{\"output_dtype\":1}", 3, in, 1, WNN_ERR_UNSUPPORTED,
+                 "output_dtype = 1"));
+  CHECK(op_fails("QuantizeLinear", "{\"output_dtype\":3}", 3, in, 1, WNN_ERR_DTYPE,
+                 "output_dtype = 3 asks for int8"));
+  CHECK(op_fails("QuantizeLinear", "{\"axis\":0}", 3, in, 1, WNN_ERR_SHAPE,
+                 "input 1 (y_scale) has shape [3], expected a scalar or [2]"));
+  CHECK(op_fails("QuantizeLinear", "{\"axis\":2}", 3, in, 1, WNN_ERR_BAD_ATTRIBUTE, "axis"));
+  wnn_tdesc bad[3] = {in[0], in[1], TD(WNN_DTYPE_I32, 3)};
+  CHECK(op_fails("QuantizeLinear", NULL, 3, bad, 1, WNN_ERR_DTYPE,
+                 "input 2 (y_zero_point) is int32, expected uint8 or int8"));
+  bad[2] = TD(WNN_DTYPE_U8, 2);
+  CHECK(op_fails("QuantizeLinear", NULL, 3, bad, 1, WNN_ERR_SHAPE, "input 2 (y_zero_point)"));
+  bad[0] = TD(WNN_DTYPE_I8, 2, 3);
+  CHECK(op_fails("QuantizeLinear", NULL, 2, bad, 1, WNN_ERR_DTYPE, "input 0 (x) is int8"));
+  wnn_tdesc dq[3] = {TD(WNN_DTYPE_F32, 2, 3), TD(WNN_DTYPE_F32, 3), TD(WNN_DTYPE_U8, 3)};
+  CHECK(op_fails("DequantizeLinear", NULL, 3, dq, 1, WNN_ERR_DTYPE,
+                 "DequantizeLinear: input 0 (x) is float32, expected uint8, int8 or int32"));
+  dq[0].dtype = WNN_DTYPE_I8;
+  CHECK(op_fails("DequantizeLinear", NULL, 3, dq, 1, WNN_ERR_DTYPE,
+                 "input 2 (x_zero_point) is uint8, expected int8"));
+  dq[1].dtype = WNN_DTYPE_I64;
+  CHECK(op_fails("DequantizeLinear", NULL, 2, dq, 1, WNN_ERR_DTYPE, "input 1 (x_scale) is int64"));
+}
+
+TEST(dynamic_quantize) {
+  /* The ONNX example: range [-3, 2], scale 5 / 255, zero point 153. */
+  float x[6] = {0, 2, -3, -2.5f, 1.34f, 0.5f};
+  wnn_tdesc in = TD(WNN_DTYPE_F32, 6);
+  void *data[1] = {x};
+  const uint8_t want[6] = {153, 255, 0, 26, 221, 179};
+  CHECK(op_check_data("DynamicQuantizeLinear", NULL, 1, &in, data, 3, want, 6, 0, 0));
+  op_case c;
+  CHECK_OK(op_prepare(&c, "DynamicQuantizeLinear", NULL, 1, &in, 3));
+  CHECK(c.outputs[1].ndim == 0 && c.outputs[1].dtype == WNN_DTYPE_F32);
+  CHECK(c.outputs[2].ndim == 0 && c.outputs[2].dtype == WNN_DTYPE_U8);
+  void *out[3];
+  CHECK_OK(op_exec(&c, c.op->run, data, out));
+  CHECK(*(float *)out[1] == 5.0f / 255.0f);
+  CHECK(*(uint8_t *)out[2] == 153);
+  for (int i = 0; i < 3; i++) free(out[i]);
+  /* Only positive values: zero point 0; all zeros: scale 0, y 0. */
+  float pos[3] = {1, 2, 255}, zeros[3] = {0, 0, 0};
+  const uint8_t want_pos[3] = {1, 2, 255}, want_zero[3] = {0, 0, 0};
+  wnn_tdesc in3 = TD(WNN_DTYPE_F32, 3);
+  void *dp[1] = {pos}, *dz[1] = {zeros};
+  CHECK(op_check_data("DynamicQuantizeLinear", NULL, 1, &in3, dp, 3, want_pos, 3, 0, 0));
+  CHECK(op_check_data("DynamicQuantizeLinear", NULL, 1, &in3, dz, 3, want_zero, 3, 0, 0));
+  /* vs reference on random data. */
+  const wnn_tdesc r = TD(WNN_DTYPE_F32, 4, 33);
+  float xr[132];
+  for (int i = 0; i < 132; i++) xr[i] = 10.0f * lcg_float() + 2.0f;
+  void *dr[1] = {xr};
+  CHECK(op_check_data("DynamicQuantizeLinear", NULL, 1, &r, dr, 3, NULL, 0, 0, 0));
+  CHECK(op_fails("DynamicQuantizeLinear", NULL, 1, (wnn_tdesc[]){TD(WNN_DTYPE_I32, 2)}, 3,
+                 WNN_ERR_DTYPE, "DynamicQuantizeLinear: input 0 (x) is int32"));
+  CHECK(op_fails("DynamicQuantizeLinear", NULL, 1, &in, 1, WNN_ERR_MALFORMED, "1 outputs"));
+}
+
 int main(void) {
   RUN(matmulinteger);
   RUN(qlinearmatmul);
   RUN(convinteger);
   RUN(qlinearconv);
   RUN(rejects);
+  RUN(quantize_hand_computed);
+  RUN(quantize_per_axis);
+  RUN(quantize_rejects);
+  RUN(dynamic_quantize);
   return test_summary();
 }

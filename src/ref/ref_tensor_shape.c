@@ -1,0 +1,109 @@
+/* Reference shape, indexing and type ops: element by element, through
+ * coordinates, written from the ONNX definitions. */
+#ifdef WNN_WITH_REFERENCE
+#include <math.h>
+#include <string.h>
+
+#include "ops/tensor_internal.h"
+#include "ref/ref.h"
+
+wnn_status wnn_ref_shape(const wnn_run_ctx *ctx) {
+  const wnn_shape_params *p = ctx->params;
+  const wnn_tensor *x = &ctx->inputs[0], *y = &ctx->outputs[0];
+  for (int64_t k = 0; k < y->dims[0]; k++) ((int64_t *)y->data)[k] = x->dims[p->start + k];
+  return WNN_OK;
+}
+
+wnn_status wnn_ref_size(const wnn_run_ctx *ctx) {
+  int64_t n = 1;
+  for (int d = 0; d < ctx->inputs[0].ndim; d++) n *= ctx->inputs[0].dims[d];
+  *(int64_t *)ctx->outputs[0].data = n;
+  return WNN_OK;
+}
+
+/* Integers keep their low bits when narrowed; floats truncate toward zero,
+ * NaN giving 0 and values past int64 saturating. */
+static int64_t as_int(wnn_dtype dtype, const void *data, int64_t i) {
+  switch (dtype) {
+    case WNN_DTYPE_F32: {
+      const double v = ((const float *)data)[i];
+      if (v != v) return 0;
+      if (v >= 9223372036854775807.0) return INT64_MAX;
+      if (v <= -9223372036854775808.0) return INT64_MIN;
+      return (int64_t)trunc(v);
+    }
+    case WNN_DTYPE_I64: return ((const int64_t *)data)[i];
+    case WNN_DTYPE_I32: return ((const int32_t *)data)[i];
+    case WNN_DTYPE_I8: return ((const int8_t *)data)[i];
+    case WNN_DTYPE_U8: return ((const uint8_t *)data)[i];
+    default: return ((const uint8_t *)data)[i] ? 1 : 0;
+  }
+}
+
+wnn_status wnn_ref_cast(const wnn_run_ctx *ctx) {
+  const wnn_tensor *x = &ctx->inputs[0], *y = &ctx->outputs[0];
+  for (int64_t i = 0; i < wnn_ref_numel(x); i++) {
+    const int64_t v = as_int(x->dtype, x->data, i);
+    const uint64_t bits = (uint64_t)v;
+    switch (y->dtype) {
+      case WNN_DTYPE_F32:
+        ((float *)y->data)[i] =
+            x->dtype == WNN_DTYPE_F32 ? ((const float *)x->data)[i] : (float)v;
+        break;
+      case WNN_DTYPE_I64: ((int64_t *)y->data)[i] = v; break;
+      case WNN_DTYPE_I32: ((int32_t *)y->data)[i] = (int32_t)(bits & 0xffffffffu); break;
+      case WNN_DTYPE_I8: ((int8_t *)y->data)[i] = (int8_t)(bits & 0xffu); break;
+      case WNN_DTYPE_U8: ((uint8_t *)y->data)[i] = (uint8_t)(bits & 0xffu); break;
+      default:
+        ((uint8_t *)y->data)[i] = x->dtype == WNN_DTYPE_F32
+                                      ? ((const float *)x->data)[i] != 0.0f
+                                      : v != 0;
+        break;
+    }
+  }
+  return WNN_OK;
+}
+
+wnn_status wnn_ref_constantofshape(const wnn_run_ctx *ctx) {
+  const wnn_fill_params *p = ctx->params;
+  const wnn_tensor *y = &ctx->outputs[0];
+  for (int64_t i = 0; i < wnn_ref_numel(y); i++)
+    memcpy((char *)y->data + (size_t)i * p->elem_size, p->value, p->elem_size);
+  return WNN_OK;
+}
+
+wnn_status wnn_ref_range(const wnn_run_ctx *ctx) {
+  const wnn_range_params *p = ctx->params;
+  const wnn_tensor *y = &ctx->outputs[0];
+  for (int64_t i = 0; i < y->dims[0]; i++) {
+    if (p->dtype == WNN_DTYPE_F32)
+      ((float *)y->data)[i] = (float)(p->fstart + (double)i * p->fdelta);
+    else if (p->dtype == WNN_DTYPE_I32)
+      ((int32_t *)y->data)[i] = (int32_t)(p->istart + i * p->idelta);
+    else
+      ((int64_t *)y->data)[i] = (int64_t)((uint64_t)p->istart + (uint64_t)i * (uint64_t)p->idelta);
+  }
+  return WNN_OK;
+}
+
+/* -------------------------------------------------------------- EyeLike */
+
+wnn_status wnn_ref_eyelike(const wnn_run_ctx *ctx) {
+  const wnn_eyelike_params *p = ctx->params;
+  const wnn_tensor *y = &ctx->outputs[0];
+  const size_t es = wnn_dtype_size(y->dtype);
+  for (size_t r = 0; r < p->rows; r++)
+    for (size_t c = 0; c < p->cols; c++) {
+      unsigned char *e = (unsigned char *)y->data + (r * p->cols + c) * es;
+      const bool one = (int64_t)c - (int64_t)r == p->k;
+      switch (y->dtype) {
+        case WNN_DTYPE_F32: *(float *)e = one ? 1.0f : 0.0f; break;
+        case WNN_DTYPE_I32: *(int32_t *)e = one; break;
+        case WNN_DTYPE_I64: *(int64_t *)e = one; break;
+        default: *e = one; break; /* int8, uint8, bool */
+      }
+    }
+  return WNN_OK;
+}
+
+#endif /* WNN_WITH_REFERENCE */
