@@ -208,42 +208,7 @@ wnn_status wnn_div_run(const wnn_run_ctx *ctx) { return binary_run(ctx); }
 
 /* ------------------------------------------------------------ descriptors */
 
-const wnn_op wnn_add_op = {
-    .code = WNN_OP_CODE(add),
-    .name = "Add",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_add_prepare,
-    .run = wnn_add_run,
-    .reference = WNN_REF(wnn_ref_add),
-};
-
-const wnn_op wnn_sub_op = {
-    .code = WNN_OP_CODE(sub),
-    .name = "Sub",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_sub_prepare,
-    .run = wnn_sub_run,
-    .reference = WNN_REF(wnn_ref_sub),
-};
-
-const wnn_op wnn_mul_op = {
-    .code = WNN_OP_CODE(mul),
-    .name = "Mul",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_mul_prepare,
-    .run = wnn_mul_run,
-    .reference = WNN_REF(wnn_ref_mul),
-};
-
-const wnn_op wnn_div_op = {
-    .code = WNN_OP_CODE(div),
-    .name = "Div",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_div_prepare,
-    .run = wnn_div_run,
-    .reference = WNN_REF(wnn_ref_div),
-};
+WNN_OP_DEFINE(add, "Add", WNN_OP_INPLACE, 2, 2, 1, 1, NULL);
+WNN_OP_DEFINE(sub, "Sub", WNN_OP_INPLACE, 2, 2, 1, 1, NULL);
+WNN_OP_DEFINE(mul, "Mul", WNN_OP_INPLACE, 2, 2, 1, 1, NULL);
+WNN_OP_DEFINE(div, "Div", WNN_OP_INPLACE, 2, 2, 1, 1, NULL);

@@ -245,13 +245,6 @@ wnn_status wnn_conv_run(const wnn_run_ctx *ctx) {
 
 /* "activation" and "activation_params" are wnn's fused activation
  * (ops/fused_activation.h), set by the ONNX importer. */
-const wnn_op wnn_conv_op = {
-    .code = WNN_OP_CODE(conv),
-    .name = "Conv",
-    .min_inputs = 2, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("auto_pad", "dilations", "group", "kernel_shape",
-                       "pads", "strides", "activation", "activation_params"),
-    .prepare = wnn_conv_prepare,
-    .run = wnn_conv_run,
-    .reference = WNN_REF(wnn_ref_conv),
-};
+WNN_OP_DEFINE(conv, "Conv", 0, 2, 3, 1, 1,
+              WNN_ATTRS("auto_pad", "dilations", "group", "kernel_shape", "pads", "strides",
+                        "activation", "activation_params"));

@@ -228,30 +228,7 @@ wnn_status wnn_det_run(const wnn_run_ctx *ctx) {
 /* ------------------------------------------------------------ descriptors */
 
 /* "activation" and "activation_params": the fused activation, as Conv's. */
-const wnn_op wnn_gemm_op = {
-    .code = WNN_OP_CODE(gemm),
-    .name = "Gemm",
-    .min_inputs = 2, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("alpha", "beta", "transA", "transB", "activation", "activation_params"),
-    .prepare = wnn_gemm_prepare,
-    .run = wnn_gemm_run,
-    .reference = WNN_REF(wnn_ref_gemm),
-};
-
-const wnn_op wnn_matmul_op = {
-    .code = WNN_OP_CODE(matmul),
-    .name = "MatMul",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_matmul_prepare,
-    .run = wnn_matmul_run,
-    .reference = WNN_REF(wnn_ref_matmul),
-};
-
-const wnn_op wnn_det_op = {
-    .code = WNN_OP_CODE(det),
-    .name = "Det",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_det_prepare,
-    .run = wnn_det_run,
-    .reference = WNN_REF(wnn_ref_det),
-};
+WNN_OP_DEFINE(gemm, "Gemm", 0, 2, 3, 1, 1,
+              WNN_ATTRS("alpha", "beta", "transA", "transB", "activation", "activation_params"));
+WNN_OP_DEFINE(matmul, "MatMul", 0, 2, 2, 1, 1, NULL);
+WNN_OP_DEFINE(det, "Det", 0, 1, 1, 1, 1, NULL);

@@ -309,148 +309,19 @@ wnn_status wnn_bitshift_run(const wnn_run_ctx *ctx) {
 
 /* ------------------------------------------------------------ descriptors */
 
-const wnn_op wnn_pow_op = {
-    .code = WNN_OP_CODE(pow),
-    .name = "Pow",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_pow_prepare,
-    .run = wnn_pow_run,
-    .reference = WNN_REF(wnn_ref_pow),
-};
-
-const wnn_op wnn_prelu_op = {
-    .code = WNN_OP_CODE(prelu),
-    .name = "PRelu",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_prelu_prepare,
-    .run = wnn_prelu_run,
-    .reference = WNN_REF(wnn_ref_prelu),
-};
-
-const wnn_op wnn_min_op = {
-    .code = WNN_OP_CODE(min),
-    .name = "Min",
-    .min_inputs = 1, .max_inputs = WNN_MAX_IO, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_min_prepare,
-    .run = wnn_min_run,
-    .reference = WNN_REF(wnn_ref_min),
-};
-
-const wnn_op wnn_max_op = {
-    .code = WNN_OP_CODE(max),
-    .name = "Max",
-    .min_inputs = 1, .max_inputs = WNN_MAX_IO, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_max_prepare,
-    .run = wnn_max_run,
-    .reference = WNN_REF(wnn_ref_max),
-};
-
-const wnn_op wnn_sum_op = {
-    .code = WNN_OP_CODE(sum),
-    .name = "Sum",
-    .min_inputs = 1, .max_inputs = WNN_MAX_IO, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_sum_prepare,
-    .run = wnn_sum_run,
-    .reference = WNN_REF(wnn_ref_sum),
-};
-
-const wnn_op wnn_mean_op = {
-    .code = WNN_OP_CODE(mean),
-    .name = "Mean",
-    .min_inputs = 1, .max_inputs = WNN_MAX_IO, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_mean_prepare,
-    .run = wnn_mean_run,
-    .reference = WNN_REF(wnn_ref_mean),
-};
-
-const wnn_op wnn_equal_op = {
-    .code = WNN_OP_CODE(equal),
-    .name = "Equal",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_equal_prepare,
-    .run = wnn_equal_run,
-    .reference = WNN_REF(wnn_ref_equal),
-};
-
-const wnn_op wnn_less_op = {
-    .code = WNN_OP_CODE(less),
-    .name = "Less",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_less_prepare,
-    .run = wnn_less_run,
-    .reference = WNN_REF(wnn_ref_less),
-};
-
-const wnn_op wnn_lessorequal_op = {
-    .code = WNN_OP_CODE(lessorequal),
-    .name = "LessOrEqual",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_lessorequal_prepare,
-    .run = wnn_lessorequal_run,
-    .reference = WNN_REF(wnn_ref_lessorequal),
-};
-
-const wnn_op wnn_greater_op = {
-    .code = WNN_OP_CODE(greater),
-    .name = "Greater",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_greater_prepare,
-    .run = wnn_greater_run,
-    .reference = WNN_REF(wnn_ref_greater),
-};
-
-const wnn_op wnn_greaterorequal_op = {
-    .code = WNN_OP_CODE(greaterorequal),
-    .name = "GreaterOrEqual",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_greaterorequal_prepare,
-    .run = wnn_greaterorequal_run,
-    .reference = WNN_REF(wnn_ref_greaterorequal),
-};
-
-const wnn_op wnn_and_op = {
-    .code = WNN_OP_CODE(and),
-    .name = "And",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_and_prepare,
-    .run = wnn_and_run,
-    .reference = WNN_REF(wnn_ref_and),
-};
-
-const wnn_op wnn_or_op = {
-    .code = WNN_OP_CODE(or),
-    .name = "Or",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_or_prepare,
-    .run = wnn_or_run,
-    .reference = WNN_REF(wnn_ref_or),
-};
-
-const wnn_op wnn_xor_op = {
-    .code = WNN_OP_CODE(xor),
-    .name = "Xor",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_xor_prepare,
-    .run = wnn_xor_run,
-    .reference = WNN_REF(wnn_ref_xor),
-};
-
-const wnn_op wnn_mod_op = {
-    .code = WNN_OP_CODE(mod),
-    .name = "Mod",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("fmod"),
-    .prepare = wnn_mod_prepare,
-    .run = wnn_mod_run,
-    .reference = WNN_REF(wnn_ref_mod),
-};
-
-const wnn_op wnn_bitshift_op = {
-    .code = WNN_OP_CODE(bitshift),
-    .name = "BitShift",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("direction"),
-    .prepare = wnn_bitshift_prepare,
-    .run = wnn_bitshift_run,
-    .reference = WNN_REF(wnn_ref_bitshift),
-};
+WNN_OP_DEFINE(pow, "Pow", 0, 2, 2, 1, 1, NULL);
+WNN_OP_DEFINE(prelu, "PRelu", 0, 2, 2, 1, 1, NULL);
+WNN_OP_DEFINE(min, "Min", 0, 1, WNN_MAX_IO, 1, 1, NULL);
+WNN_OP_DEFINE(max, "Max", 0, 1, WNN_MAX_IO, 1, 1, NULL);
+WNN_OP_DEFINE(sum, "Sum", 0, 1, WNN_MAX_IO, 1, 1, NULL);
+WNN_OP_DEFINE(mean, "Mean", 0, 1, WNN_MAX_IO, 1, 1, NULL);
+WNN_OP_DEFINE(equal, "Equal", 0, 2, 2, 1, 1, NULL);
+WNN_OP_DEFINE(less, "Less", 0, 2, 2, 1, 1, NULL);
+WNN_OP_DEFINE(lessorequal, "LessOrEqual", 0, 2, 2, 1, 1, NULL);
+WNN_OP_DEFINE(greater, "Greater", 0, 2, 2, 1, 1, NULL);
+WNN_OP_DEFINE(greaterorequal, "GreaterOrEqual", 0, 2, 2, 1, 1, NULL);
+WNN_OP_DEFINE(and, "And", 0, 2, 2, 1, 1, NULL);
+WNN_OP_DEFINE(or, "Or", 0, 2, 2, 1, 1, NULL);
+WNN_OP_DEFINE(xor, "Xor", 0, 2, 2, 1, 1, NULL);
+WNN_OP_DEFINE(mod, "Mod", 0, 2, 2, 1, 1, WNN_ATTRS("fmod"));
+WNN_OP_DEFINE(bitshift, "BitShift", 0, 2, 2, 1, 1, WNN_ATTRS("direction"));

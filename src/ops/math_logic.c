@@ -136,42 +136,10 @@ wnn_status wnn_where_run(const wnn_run_ctx *ctx) {
 
 /* ------------------------------------------------------------ descriptors */
 
-const wnn_op wnn_not_op = {
-    .code = WNN_OP_CODE(not),
-    .name = "Not",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_not_prepare,
-    .run = wnn_not_run,
-    .reference = WNN_REF(wnn_ref_not),
-};
+WNN_OP_DEFINE(not, "Not", 0, 1, 1, 1, 1, NULL);
 
 /* WNN_OP_SELECTS_INPUT: with guards, an input an untaken If branch left
  * unwritten may be read when the condition does not select it. */
-const wnn_op wnn_where_op = {
-    .code = WNN_OP_CODE(where),
-    .name = "Where",
-    .flags = WNN_OP_SELECTS_INPUT,
-    .min_inputs = 3, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_where_prepare,
-    .run = wnn_where_run,
-    .reference = WNN_REF(wnn_ref_where),
-};
-
-const wnn_op wnn_isnan_op = {
-    .code = WNN_OP_CODE(isnan),
-    .name = "IsNaN",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_isnan_prepare,
-    .run = wnn_isnan_run,
-    .reference = WNN_REF(wnn_ref_isnan),
-};
-
-const wnn_op wnn_isinf_op = {
-    .code = WNN_OP_CODE(isinf),
-    .name = "IsInf",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("detect_negative", "detect_positive"),
-    .prepare = wnn_isinf_prepare,
-    .run = wnn_isinf_run,
-    .reference = WNN_REF(wnn_ref_isinf),
-};
+WNN_OP_DEFINE(where, "Where", WNN_OP_SELECTS_INPUT, 3, 3, 1, 1, NULL);
+WNN_OP_DEFINE(isnan, "IsNaN", 0, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(isinf, "IsInf", 0, 1, 1, 1, 1, WNN_ATTRS("detect_negative", "detect_positive"));

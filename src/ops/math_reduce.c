@@ -391,132 +391,16 @@ wnn_status wnn_cumsum_run(const wnn_run_ctx *ctx) {
 static const char *const argreduce_attrs[] = {"axis", "keepdims", "select_last_index", NULL};
 static const char *const reduce_attrs[] = {"keepdims", "noop_with_empty_axes", NULL};
 
-const wnn_op wnn_reducemean_op = {
-    .code = WNN_OP_CODE(reducemean),
-    .name = "ReduceMean",
-    .min_inputs = 1, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .attrs = reduce_attrs,
-    .prepare = wnn_reducemean_prepare,
-    .run = wnn_reducemean_run,
-    .reference = WNN_REF(wnn_ref_reducemean),
-};
-
-const wnn_op wnn_reducesum_op = {
-    .code = WNN_OP_CODE(reducesum),
-    .name = "ReduceSum",
-    .min_inputs = 1, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .attrs = reduce_attrs,
-    .prepare = wnn_reducesum_prepare,
-    .run = wnn_reducesum_run,
-    .reference = WNN_REF(wnn_ref_reducesum),
-};
-
-const wnn_op wnn_reducemax_op = {
-    .code = WNN_OP_CODE(reducemax),
-    .name = "ReduceMax",
-    .min_inputs = 1, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .attrs = reduce_attrs,
-    .prepare = wnn_reducemax_prepare,
-    .run = wnn_reducemax_run,
-    .reference = WNN_REF(wnn_ref_reducemax),
-};
-
-const wnn_op wnn_reducemin_op = {
-    .code = WNN_OP_CODE(reducemin),
-    .name = "ReduceMin",
-    .min_inputs = 1, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .attrs = reduce_attrs,
-    .prepare = wnn_reducemin_prepare,
-    .run = wnn_reducemin_run,
-    .reference = WNN_REF(wnn_ref_reducemin),
-};
-
-const wnn_op wnn_reduceprod_op = {
-    .code = WNN_OP_CODE(reduceprod),
-    .name = "ReduceProd",
-    .min_inputs = 1, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .attrs = reduce_attrs,
-    .prepare = wnn_reduceprod_prepare,
-    .run = wnn_reduceprod_run,
-    .reference = WNN_REF(wnn_ref_reduceprod),
-};
-
-const wnn_op wnn_reducesumsquare_op = {
-    .code = WNN_OP_CODE(reducesumsquare),
-    .name = "ReduceSumSquare",
-    .min_inputs = 1, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .attrs = reduce_attrs,
-    .prepare = wnn_reducesumsquare_prepare,
-    .run = wnn_reducesumsquare_run,
-    .reference = WNN_REF(wnn_ref_reducesumsquare),
-};
-
-const wnn_op wnn_reducel1_op = {
-    .code = WNN_OP_CODE(reducel1),
-    .name = "ReduceL1",
-    .min_inputs = 1, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .attrs = reduce_attrs,
-    .prepare = wnn_reducel1_prepare,
-    .run = wnn_reducel1_run,
-    .reference = WNN_REF(wnn_ref_reducel1),
-};
-
-const wnn_op wnn_reducel2_op = {
-    .code = WNN_OP_CODE(reducel2),
-    .name = "ReduceL2",
-    .min_inputs = 1, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .attrs = reduce_attrs,
-    .prepare = wnn_reducel2_prepare,
-    .run = wnn_reducel2_run,
-    .reference = WNN_REF(wnn_ref_reducel2),
-};
-
-const wnn_op wnn_reducelogsumexp_op = {
-    .code = WNN_OP_CODE(reducelogsumexp),
-    .name = "ReduceLogSumExp",
-    .min_inputs = 1, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .attrs = reduce_attrs,
-    .prepare = wnn_reducelogsumexp_prepare,
-    .run = wnn_reducelogsumexp_run,
-    .reference = WNN_REF(wnn_ref_reducelogsumexp),
-};
-
-const wnn_op wnn_argmax_op = {
-    .code = WNN_OP_CODE(argmax),
-    .name = "ArgMax",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = argreduce_attrs,
-    .prepare = wnn_argmax_prepare,
-    .run = wnn_argmax_run,
-    .reference = WNN_REF(wnn_ref_argmax),
-};
-
-const wnn_op wnn_argmin_op = {
-    .code = WNN_OP_CODE(argmin),
-    .name = "ArgMin",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = argreduce_attrs,
-    .prepare = wnn_argmin_prepare,
-    .run = wnn_argmin_run,
-    .reference = WNN_REF(wnn_ref_argmin),
-};
-
-const wnn_op wnn_reducelogsum_op = {
-    .code = WNN_OP_CODE(reducelogsum),
-    .name = "ReduceLogSum",
-    .min_inputs = 1, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .attrs = reduce_attrs,
-    .prepare = wnn_reducelogsum_prepare,
-    .run = wnn_reducelogsum_run,
-    .reference = WNN_REF(wnn_ref_reducelogsum),
-};
-
-const wnn_op wnn_cumsum_op = {
-    .code = WNN_OP_CODE(cumsum),
-    .name = "CumSum",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("exclusive", "reverse"),
-    .prepare = wnn_cumsum_prepare,
-    .run = wnn_cumsum_run,
-    .reference = WNN_REF(wnn_ref_cumsum),
-};
+WNN_OP_DEFINE(reducemean, "ReduceMean", 0, 1, 2, 1, 1, reduce_attrs);
+WNN_OP_DEFINE(reducesum, "ReduceSum", 0, 1, 2, 1, 1, reduce_attrs);
+WNN_OP_DEFINE(reducemax, "ReduceMax", 0, 1, 2, 1, 1, reduce_attrs);
+WNN_OP_DEFINE(reducemin, "ReduceMin", 0, 1, 2, 1, 1, reduce_attrs);
+WNN_OP_DEFINE(reduceprod, "ReduceProd", 0, 1, 2, 1, 1, reduce_attrs);
+WNN_OP_DEFINE(reducesumsquare, "ReduceSumSquare", 0, 1, 2, 1, 1, reduce_attrs);
+WNN_OP_DEFINE(reducel1, "ReduceL1", 0, 1, 2, 1, 1, reduce_attrs);
+WNN_OP_DEFINE(reducel2, "ReduceL2", 0, 1, 2, 1, 1, reduce_attrs);
+WNN_OP_DEFINE(reducelogsumexp, "ReduceLogSumExp", 0, 1, 2, 1, 1, reduce_attrs);
+WNN_OP_DEFINE(argmax, "ArgMax", 0, 1, 1, 1, 1, argreduce_attrs);
+WNN_OP_DEFINE(argmin, "ArgMin", 0, 1, 1, 1, 1, argreduce_attrs);
+WNN_OP_DEFINE(reducelogsum, "ReduceLogSum", 0, 1, 2, 1, 1, reduce_attrs);
+WNN_OP_DEFINE(cumsum, "CumSum", 0, 2, 2, 1, 1, WNN_ATTRS("exclusive", "reverse"));

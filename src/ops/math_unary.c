@@ -232,338 +232,37 @@ wnn_status wnn_celu_run(const wnn_run_ctx *ctx) { return vmore_run(ctx); }
 
 static const char *const alpha_attrs[] = {"alpha", NULL};
 
-const wnn_op wnn_exp_op = {
-    .code = WNN_OP_CODE(exp),
-    .name = "Exp",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_exp_prepare,
-    .run = wnn_exp_run,
-    .reference = WNN_REF(wnn_ref_exp),
-};
-
-const wnn_op wnn_log_op = {
-    .code = WNN_OP_CODE(log),
-    .name = "Log",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_log_prepare,
-    .run = wnn_log_run,
-    .reference = WNN_REF(wnn_ref_log),
-};
-
-const wnn_op wnn_sqrt_op = {
-    .code = WNN_OP_CODE(sqrt),
-    .name = "Sqrt",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_sqrt_prepare,
-    .run = wnn_sqrt_run,
-    .reference = WNN_REF(wnn_ref_sqrt),
-};
-
-const wnn_op wnn_neg_op = {
-    .code = WNN_OP_CODE(neg),
-    .name = "Neg",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_neg_prepare,
-    .run = wnn_neg_run,
-    .reference = WNN_REF(wnn_ref_neg),
-};
-
-const wnn_op wnn_abs_op = {
-    .code = WNN_OP_CODE(abs),
-    .name = "Abs",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_abs_prepare,
-    .run = wnn_abs_run,
-    .reference = WNN_REF(wnn_ref_abs),
-};
-
-const wnn_op wnn_erf_op = {
-    .code = WNN_OP_CODE(erf),
-    .name = "Erf",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_erf_prepare,
-    .run = wnn_erf_run,
-    .reference = WNN_REF(wnn_ref_erf),
-};
-
-const wnn_op wnn_tanh_op = {
-    .code = WNN_OP_CODE(tanh),
-    .name = "Tanh",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_tanh_prepare,
-    .run = wnn_tanh_run,
-    .reference = WNN_REF(wnn_ref_tanh),
-};
-
-const wnn_op wnn_reciprocal_op = {
-    .code = WNN_OP_CODE(reciprocal),
-    .name = "Reciprocal",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_reciprocal_prepare,
-    .run = wnn_reciprocal_run,
-    .reference = WNN_REF(wnn_ref_reciprocal),
-};
-
-const wnn_op wnn_floor_op = {
-    .code = WNN_OP_CODE(floor),
-    .name = "Floor",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_floor_prepare,
-    .run = wnn_floor_run,
-    .reference = WNN_REF(wnn_ref_floor),
-};
-
-const wnn_op wnn_ceil_op = {
-    .code = WNN_OP_CODE(ceil),
-    .name = "Ceil",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_ceil_prepare,
-    .run = wnn_ceil_run,
-    .reference = WNN_REF(wnn_ref_ceil),
-};
-
-const wnn_op wnn_leakyrelu_op = {
-    .code = WNN_OP_CODE(leakyrelu),
-    .name = "LeakyRelu",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = alpha_attrs,
-    .prepare = wnn_leakyrelu_prepare,
-    .run = wnn_leakyrelu_run,
-    .reference = WNN_REF(wnn_ref_leakyrelu),
-};
-
-const wnn_op wnn_hardsigmoid_op = {
-    .code = WNN_OP_CODE(hardsigmoid),
-    .name = "HardSigmoid",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("alpha", "beta"),
-    .prepare = wnn_hardsigmoid_prepare,
-    .run = wnn_hardsigmoid_run,
-    .reference = WNN_REF(wnn_ref_hardsigmoid),
-};
-
-const wnn_op wnn_hardswish_op = {
-    .code = WNN_OP_CODE(hardswish),
-    .name = "HardSwish",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_hardswish_prepare,
-    .run = wnn_hardswish_run,
-    .reference = WNN_REF(wnn_ref_hardswish),
-};
-
-const wnn_op wnn_elu_op = {
-    .code = WNN_OP_CODE(elu),
-    .name = "Elu",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = alpha_attrs,
-    .prepare = wnn_elu_prepare,
-    .run = wnn_elu_run,
-    .reference = WNN_REF(wnn_ref_elu),
-};
-
-const wnn_op wnn_selu_op = {
-    .code = WNN_OP_CODE(selu),
-    .name = "Selu",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("alpha", "gamma"),
-    .prepare = wnn_selu_prepare,
-    .run = wnn_selu_run,
-    .reference = WNN_REF(wnn_ref_selu),
-};
-
-const wnn_op wnn_softplus_op = {
-    .code = WNN_OP_CODE(softplus),
-    .name = "Softplus",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_softplus_prepare,
-    .run = wnn_softplus_run,
-    .reference = WNN_REF(wnn_ref_softplus),
-};
-
-const wnn_op wnn_softsign_op = {
-    .code = WNN_OP_CODE(softsign),
-    .name = "Softsign",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_softsign_prepare,
-    .run = wnn_softsign_run,
-    .reference = WNN_REF(wnn_ref_softsign),
-};
-
-const wnn_op wnn_sign_op = {
-    .code = WNN_OP_CODE(sign),
-    .name = "Sign",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_sign_prepare,
-    .run = wnn_sign_run,
-    .reference = WNN_REF(wnn_ref_sign),
-};
-
-const wnn_op wnn_gelu_op = {
-    .code = WNN_OP_CODE(gelu),
-    .name = "Gelu",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("approximate"),
-    .prepare = wnn_gelu_prepare,
-    .run = wnn_gelu_run,
-    .reference = WNN_REF(wnn_ref_gelu),
-};
-
-const wnn_op wnn_sin_op = {
-    .code = WNN_OP_CODE(sin),
-    .name = "Sin",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_sin_prepare,
-    .run = wnn_sin_run,
-    .reference = WNN_REF(wnn_ref_sin),
-};
-
-const wnn_op wnn_cos_op = {
-    .code = WNN_OP_CODE(cos),
-    .name = "Cos",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_cos_prepare,
-    .run = wnn_cos_run,
-    .reference = WNN_REF(wnn_ref_cos),
-};
-
-const wnn_op wnn_round_op = {
-    .code = WNN_OP_CODE(round),
-    .name = "Round",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_round_prepare,
-    .run = wnn_round_run,
-    .reference = WNN_REF(wnn_ref_round),
-};
-
-const wnn_op wnn_thresholdedrelu_op = {
-    .code = WNN_OP_CODE(thresholdedrelu),
-    .name = "ThresholdedRelu",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = alpha_attrs,
-    .prepare = wnn_thresholdedrelu_prepare,
-    .run = wnn_thresholdedrelu_run,
-    .reference = WNN_REF(wnn_ref_thresholdedrelu),
-};
-
-const wnn_op wnn_shrink_op = {
-    .code = WNN_OP_CODE(shrink),
-    .name = "Shrink",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("bias", "lambd"),
-    .prepare = wnn_shrink_prepare,
-    .run = wnn_shrink_run,
-    .reference = WNN_REF(wnn_ref_shrink),
-};
-
-const wnn_op wnn_celu_op = {
-    .code = WNN_OP_CODE(celu),
-    .name = "Celu",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = alpha_attrs,
-    .prepare = wnn_celu_prepare,
-    .run = wnn_celu_run,
-    .reference = WNN_REF(wnn_ref_celu),
-};
-
-const wnn_op wnn_tan_op = {
-    .code = WNN_OP_CODE(tan),
-    .name = "Tan",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_tan_prepare,
-    .run = wnn_tan_run,
-    .reference = WNN_REF(wnn_ref_tan),
-};
-
-const wnn_op wnn_acos_op = {
-    .code = WNN_OP_CODE(acos),
-    .name = "Acos",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_acos_prepare,
-    .run = wnn_acos_run,
-    .reference = WNN_REF(wnn_ref_acos),
-};
-
-const wnn_op wnn_acosh_op = {
-    .code = WNN_OP_CODE(acosh),
-    .name = "Acosh",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_acosh_prepare,
-    .run = wnn_acosh_run,
-    .reference = WNN_REF(wnn_ref_acosh),
-};
-
-const wnn_op wnn_asin_op = {
-    .code = WNN_OP_CODE(asin),
-    .name = "Asin",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_asin_prepare,
-    .run = wnn_asin_run,
-    .reference = WNN_REF(wnn_ref_asin),
-};
-
-const wnn_op wnn_asinh_op = {
-    .code = WNN_OP_CODE(asinh),
-    .name = "Asinh",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_asinh_prepare,
-    .run = wnn_asinh_run,
-    .reference = WNN_REF(wnn_ref_asinh),
-};
-
-const wnn_op wnn_atan_op = {
-    .code = WNN_OP_CODE(atan),
-    .name = "Atan",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_atan_prepare,
-    .run = wnn_atan_run,
-    .reference = WNN_REF(wnn_ref_atan),
-};
-
-const wnn_op wnn_atanh_op = {
-    .code = WNN_OP_CODE(atanh),
-    .name = "Atanh",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_atanh_prepare,
-    .run = wnn_atanh_run,
-    .reference = WNN_REF(wnn_ref_atanh),
-};
-
-const wnn_op wnn_cosh_op = {
-    .code = WNN_OP_CODE(cosh),
-    .name = "Cosh",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_cosh_prepare,
-    .run = wnn_cosh_run,
-    .reference = WNN_REF(wnn_ref_cosh),
-};
-
-const wnn_op wnn_sinh_op = {
-    .code = WNN_OP_CODE(sinh),
-    .name = "Sinh",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_sinh_prepare,
-    .run = wnn_sinh_run,
-    .reference = WNN_REF(wnn_ref_sinh),
-};
+WNN_OP_DEFINE(exp, "Exp", WNN_OP_INPLACE, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(log, "Log", WNN_OP_INPLACE, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(sqrt, "Sqrt", WNN_OP_INPLACE, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(neg, "Neg", WNN_OP_INPLACE, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(abs, "Abs", WNN_OP_INPLACE, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(erf, "Erf", WNN_OP_INPLACE, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(tanh, "Tanh", WNN_OP_INPLACE, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(reciprocal, "Reciprocal", WNN_OP_INPLACE, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(floor, "Floor", WNN_OP_INPLACE, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(ceil, "Ceil", WNN_OP_INPLACE, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(leakyrelu, "LeakyRelu", WNN_OP_INPLACE, 1, 1, 1, 1, alpha_attrs);
+WNN_OP_DEFINE(hardsigmoid, "HardSigmoid", WNN_OP_INPLACE, 1, 1, 1, 1, WNN_ATTRS("alpha", "beta"));
+WNN_OP_DEFINE(hardswish, "HardSwish", WNN_OP_INPLACE, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(elu, "Elu", WNN_OP_INPLACE, 1, 1, 1, 1, alpha_attrs);
+WNN_OP_DEFINE(selu, "Selu", WNN_OP_INPLACE, 1, 1, 1, 1, WNN_ATTRS("alpha", "gamma"));
+WNN_OP_DEFINE(softplus, "Softplus", WNN_OP_INPLACE, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(softsign, "Softsign", WNN_OP_INPLACE, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(sign, "Sign", WNN_OP_INPLACE, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(gelu, "Gelu", WNN_OP_INPLACE, 1, 1, 1, 1, WNN_ATTRS("approximate"));
+WNN_OP_DEFINE(sin, "Sin", WNN_OP_INPLACE, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(cos, "Cos", WNN_OP_INPLACE, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(round, "Round", WNN_OP_INPLACE, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(thresholdedrelu, "ThresholdedRelu", 0, 1, 1, 1, 1, alpha_attrs);
+WNN_OP_DEFINE(shrink, "Shrink", 0, 1, 1, 1, 1, WNN_ATTRS("bias", "lambd"));
+WNN_OP_DEFINE(celu, "Celu", 0, 1, 1, 1, 1, alpha_attrs);
+WNN_OP_DEFINE(tan, "Tan", 0, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(acos, "Acos", 0, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(acosh, "Acosh", 0, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(asin, "Asin", 0, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(asinh, "Asinh", 0, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(atan, "Atan", 0, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(atanh, "Atanh", 0, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(cosh, "Cosh", 0, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(sinh, "Sinh", 0, 1, 1, 1, 1, NULL);

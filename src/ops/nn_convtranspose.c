@@ -259,13 +259,6 @@ wnn_status wnn_convtranspose_run(const wnn_run_ctx *ctx) {
 
 /* ------------------------------------------------------------ descriptors */
 
-const wnn_op wnn_convtranspose_op = {
-    .code = WNN_OP_CODE(convtranspose),
-    .name = "ConvTranspose",
-    .min_inputs = 2, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("auto_pad", "dilations", "group", "kernel_shape",
-                       "output_padding", "output_shape", "pads", "strides"),
-    .prepare = wnn_convtranspose_prepare,
-    .run = wnn_convtranspose_run,
-    .reference = WNN_REF(wnn_ref_convtranspose),
-};
+WNN_OP_DEFINE(convtranspose, "ConvTranspose", 0, 2, 3, 1, 1,
+              WNN_ATTRS("auto_pad", "dilations", "group", "kernel_shape", "output_padding",
+                        "output_shape", "pads", "strides"));

@@ -221,12 +221,4 @@ wnn_status wnn_einsum_run(const wnn_run_ctx *ctx) {
 
 /* ------------------------------------------------------------ descriptors */
 
-const wnn_op wnn_einsum_op = {
-    .code = WNN_OP_CODE(einsum),
-    .name = "Einsum",
-    .min_inputs = 1, .max_inputs = WNN_MAX_IO, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("equation"),
-    .prepare = wnn_einsum_prepare,
-    .run = wnn_einsum_run,
-    .reference = WNN_REF(wnn_ref_einsum),
-};
+WNN_OP_DEFINE(einsum, "Einsum", 0, 1, WNN_MAX_IO, 1, 1, WNN_ATTRS("equation"));

@@ -154,12 +154,5 @@ wnn_status wnn_gridsample_run(const wnn_run_ctx *ctx) {
 
 /* ------------------------------------------------------------ descriptors */
 
-const wnn_op wnn_gridsample_op = {
-    .code = WNN_OP_CODE(gridsample),
-    .name = "GridSample",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("align_corners", "mode", "padding_mode"),
-    .prepare = wnn_gridsample_prepare,
-    .run = wnn_gridsample_run,
-    .reference = WNN_REF(wnn_ref_gridsample),
-};
+WNN_OP_DEFINE(gridsample, "GridSample", 0, 2, 2, 1, 1,
+              WNN_ATTRS("align_corners", "mode", "padding_mode"));

@@ -155,23 +155,7 @@ wnn_status wnn_softmaxcrossentropyloss_run(const wnn_run_ctx *ctx) { return loss
 
 static const char *const loss_attrs[] = {"ignore_index", "reduction", NULL};
 
-const wnn_op wnn_negativeloglikelihoodloss_op = {
-    .code = WNN_OP_CODE(negativeloglikelihoodloss),
-    .name = "NegativeLogLikelihoodLoss",
-    .min_inputs = 2, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
-    .attrs = loss_attrs,
-    .prepare = wnn_negativeloglikelihoodloss_prepare,
-    .run = wnn_negativeloglikelihoodloss_run,
-    .reference = WNN_REF(wnn_ref_negativeloglikelihoodloss),
-};
+WNN_OP_DEFINE(negativeloglikelihoodloss, "NegativeLogLikelihoodLoss", 0, 2, 3, 1, 1, loss_attrs);
 
 /* The second output is the optional log_prob. */
-const wnn_op wnn_softmaxcrossentropyloss_op = {
-    .code = WNN_OP_CODE(softmaxcrossentropyloss),
-    .name = "SoftmaxCrossEntropyLoss",
-    .min_inputs = 2, .max_inputs = 3, .min_outputs = 1, .max_outputs = 2,
-    .attrs = loss_attrs,
-    .prepare = wnn_softmaxcrossentropyloss_prepare,
-    .run = wnn_softmaxcrossentropyloss_run,
-    .reference = WNN_REF(wnn_ref_softmaxcrossentropyloss),
-};
+WNN_OP_DEFINE(softmaxcrossentropyloss, "SoftmaxCrossEntropyLoss", 0, 2, 3, 1, 2, loss_attrs);

@@ -116,12 +116,4 @@ wnn_status wnn_maxunpool_run(const wnn_run_ctx *ctx) {
 
 /* ------------------------------------------------------------ descriptors */
 
-const wnn_op wnn_maxunpool_op = {
-    .code = WNN_OP_CODE(maxunpool),
-    .name = "MaxUnpool",
-    .min_inputs = 2, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("kernel_shape", "pads", "strides"),
-    .prepare = wnn_maxunpool_prepare,
-    .run = wnn_maxunpool_run,
-    .reference = WNN_REF(wnn_ref_maxunpool),
-};
+WNN_OP_DEFINE(maxunpool, "MaxUnpool", 0, 2, 3, 1, 1, WNN_ATTRS("kernel_shape", "pads", "strides"));

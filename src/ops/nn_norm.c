@@ -408,52 +408,11 @@ wnn_status wnn_meanvariancenormalization_run(const wnn_run_ctx *ctx) {
 
 /* ------------------------------------------------------------ descriptors */
 
-const wnn_op wnn_batchnormalization_op = {
-    .code = WNN_OP_CODE(batchnormalization),
-    .name = "BatchNormalization",
-    .min_inputs = 5, .max_inputs = 5, .min_outputs = 1, .max_outputs = 3,
-    .attrs = WNN_ATTRS("epsilon", "momentum", "training_mode"),
-    .prepare = wnn_batchnormalization_prepare,
-    .run = wnn_batchnormalization_run,
-    .reference = WNN_REF(wnn_ref_batchnormalization),
-};
-
-const wnn_op wnn_instancenormalization_op = {
-    .code = WNN_OP_CODE(instancenormalization),
-    .name = "InstanceNormalization",
-    .min_inputs = 3, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("epsilon"),
-    .prepare = wnn_instancenormalization_prepare,
-    .run = wnn_instancenormalization_run,
-    .reference = WNN_REF(wnn_ref_instancenormalization),
-};
-
-const wnn_op wnn_layernormalization_op = {
-    .code = WNN_OP_CODE(layernormalization),
-    .name = "LayerNormalization",
-    .min_inputs = 2, .max_inputs = 3, .min_outputs = 1, .max_outputs = 3,
-    .attrs = WNN_ATTRS("axis", "epsilon", "stash_type"),
-    .prepare = wnn_layernormalization_prepare,
-    .run = wnn_layernormalization_run,
-    .reference = WNN_REF(wnn_ref_layernormalization),
-};
-
-const wnn_op wnn_lrn_op = {
-    .code = WNN_OP_CODE(lrn),
-    .name = "LRN",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("alpha", "beta", "bias", "size"),
-    .prepare = wnn_lrn_prepare,
-    .run = wnn_lrn_run,
-    .reference = WNN_REF(wnn_ref_lrn),
-};
-
-const wnn_op wnn_meanvariancenormalization_op = {
-    .code = WNN_OP_CODE(meanvariancenormalization),
-    .name = "MeanVarianceNormalization",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("axes"),
-    .prepare = wnn_meanvariancenormalization_prepare,
-    .run = wnn_meanvariancenormalization_run,
-    .reference = WNN_REF(wnn_ref_meanvariancenormalization),
-};
+WNN_OP_DEFINE(batchnormalization, "BatchNormalization", 0, 5, 5, 1, 3,
+              WNN_ATTRS("epsilon", "momentum", "training_mode"));
+WNN_OP_DEFINE(instancenormalization, "InstanceNormalization", 0, 3, 3, 1, 1, WNN_ATTRS("epsilon"));
+WNN_OP_DEFINE(layernormalization, "LayerNormalization", 0, 2, 3, 1, 3,
+              WNN_ATTRS("axis", "epsilon", "stash_type"));
+WNN_OP_DEFINE(lrn, "LRN", 0, 1, 1, 1, 1, WNN_ATTRS("alpha", "beta", "bias", "size"));
+WNN_OP_DEFINE(meanvariancenormalization, "MeanVarianceNormalization", 0, 1, 1, 1, 1,
+              WNN_ATTRS("axes"));

@@ -456,14 +456,7 @@ wnn_status wnn_resize_run(const wnn_run_ctx *ctx) {
 
 /* ------------------------------------------------------------ descriptors */
 
-const wnn_op wnn_resize_op = {
-    .code = WNN_OP_CODE(resize),
-    .name = "Resize",
-    .min_inputs = 1, .max_inputs = 4, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("antialias", "axes", "coordinate_transformation_mode", "cubic_coeff_a",
-                       "exclude_outside", "extrapolation_value", "keep_aspect_ratio_policy", "mode",
-                       "nearest_mode"),
-    .prepare = wnn_resize_prepare,
-    .run = wnn_resize_run,
-    .reference = WNN_REF(wnn_ref_resize),
-};
+WNN_OP_DEFINE(resize, "Resize", 0, 1, 4, 1, 1,
+              WNN_ATTRS("antialias", "axes", "coordinate_transformation_mode", "cubic_coeff_a",
+                        "exclude_outside", "extrapolation_value", "keep_aspect_ratio_policy",
+                        "mode", "nearest_mode"));

@@ -364,24 +364,9 @@ wnn_status wnn_gru_run(const wnn_run_ctx *ctx) {
 
 /* activation_alpha and activation_beta are accepted and unused: the
  * supported activations (Sigmoid, Tanh, Relu) take no parameters. */
-const wnn_op wnn_lstm_op = {
-    .code = WNN_OP_CODE(lstm),
-    .name = "LSTM",
-    .min_inputs = 3, .max_inputs = 8, .min_outputs = 1, .max_outputs = 3,
-    .attrs = WNN_ATTRS("activation_alpha", "activation_beta", "activations", "clip",
-                       "direction", "hidden_size", "input_forget", "layout"),
-    .prepare = wnn_lstm_prepare,
-    .run = wnn_lstm_run,
-    .reference = WNN_REF(wnn_ref_lstm),
-};
-
-const wnn_op wnn_gru_op = {
-    .code = WNN_OP_CODE(gru),
-    .name = "GRU",
-    .min_inputs = 3, .max_inputs = 6, .min_outputs = 1, .max_outputs = 2,
-    .attrs = WNN_ATTRS("activation_alpha", "activation_beta", "activations", "clip",
-                       "direction", "hidden_size", "layout", "linear_before_reset"),
-    .prepare = wnn_gru_prepare,
-    .run = wnn_gru_run,
-    .reference = WNN_REF(wnn_ref_gru),
-};
+WNN_OP_DEFINE(lstm, "LSTM", 0, 3, 8, 1, 3,
+              WNN_ATTRS("activation_alpha", "activation_beta", "activations", "clip", "direction",
+                        "hidden_size", "input_forget", "layout"));
+WNN_OP_DEFINE(gru, "GRU", 0, 3, 6, 1, 2,
+              WNN_ATTRS("activation_alpha", "activation_beta", "activations", "clip", "direction",
+                        "hidden_size", "layout", "linear_before_reset"));

@@ -180,13 +180,6 @@ wnn_status wnn_rnn_run(const wnn_run_ctx *ctx) {
 
 /* ------------------------------------------------------------ descriptors */
 
-const wnn_op wnn_rnn_op = {
-    .code = WNN_OP_CODE(rnn),
-    .name = "RNN",
-    .min_inputs = 3, .max_inputs = 6, .min_outputs = 1, .max_outputs = 2,
-    .attrs = WNN_ATTRS("activation_alpha", "activation_beta", "activations", "clip",
-                       "direction", "hidden_size", "layout"),
-    .prepare = wnn_rnn_prepare,
-    .run = wnn_rnn_run,
-    .reference = WNN_REF(wnn_ref_rnn),
-};
+WNN_OP_DEFINE(rnn, "RNN", 0, 3, 6, 1, 2,
+              WNN_ATTRS("activation_alpha", "activation_beta", "activations", "clip", "direction",
+                        "hidden_size", "layout"));

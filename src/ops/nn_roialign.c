@@ -161,13 +161,6 @@ wnn_status wnn_roialign_run(const wnn_run_ctx *ctx) {
 
 /* ------------------------------------------------------------ descriptors */
 
-const wnn_op wnn_roialign_op = {
-    .code = WNN_OP_CODE(roialign),
-    .name = "RoiAlign",
-    .min_inputs = 3, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("coordinate_transformation_mode", "mode", "output_height", "output_width",
-                       "sampling_ratio", "spatial_scale"),
-    .prepare = wnn_roialign_prepare,
-    .run = wnn_roialign_run,
-    .reference = WNN_REF(wnn_ref_roialign),
-};
+WNN_OP_DEFINE(roialign, "RoiAlign", 0, 3, 3, 1, 1,
+              WNN_ATTRS("coordinate_transformation_mode", "mode", "output_height", "output_width",
+                        "sampling_ratio", "spatial_scale"));

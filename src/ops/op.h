@@ -113,12 +113,38 @@ enum {
 };
 #define WNN_OP_CODE(sym) WNN_OP_CODE_##sym
 
+/* Defines the descriptor `const wnn_op wnn_<sym>_op` of the op sym of ops.inc, at
+ * the end of the file that implements it (as a TFLite Micro kernel file ends
+ * with its registration):
+ *
+ *   WNN_OP_DEFINE(sym, onnx_name, flags, min_inputs, max_inputs, min_outputs,
+ *                 max_outputs, attrs);
+ *
+ * flags are WNN_OP_* (or 0); attrs are the accepted attribute names,
+ * WNN_ATTRS(...), a NULL-terminated static list, or NULL for none. The rest is
+ * derived from sym: the code WNN_OP_CODE(sym), prepare wnn_<sym>_prepare, run
+ * wnn_<sym>_run and the reference wnn_ref_<sym> (NULL without
+ * WNN_WITH_REFERENCE). An alias op (WNN_OP_ALIAS: the runtime points its
+ * output at input 0) has no run and no reference: WNN_ALIAS_OP_DEFINE, without
+ * the flags. */
+#define WNN_OP_DEFINE(sym, onnx_name, flags_, min_in, max_in, min_out, max_out, attrs_)        \
+  const wnn_op wnn_##sym##_op = {                                                             \
+      .code = WNN_OP_CODE(sym), .name = (onnx_name), .flags = (flags_),                       \
+      .min_inputs = (min_in), .max_inputs = (max_in), .min_outputs = (min_out),               \
+      .max_outputs = (max_out), .attrs = (attrs_), .prepare = wnn_##sym##_prepare,            \
+      .run = wnn_##sym##_run, .reference = WNN_REF(wnn_ref_##sym)}
+#define WNN_ALIAS_OP_DEFINE(sym, onnx_name, min_in, max_in, min_out, max_out, attrs_)          \
+  const wnn_op wnn_##sym##_op = {                                                             \
+      .code = WNN_OP_CODE(sym), .name = (onnx_name), .flags = WNN_OP_ALIAS,                   \
+      .min_inputs = (min_in), .max_inputs = (max_in), .min_outputs = (min_out),               \
+      .max_outputs = (max_out), .attrs = (attrs_), .prepare = wnn_##sym##_prepare}
+
 /* A descriptor's attribute list: WNN_ATTRS("axis", "epsilon"). */
 #define WNN_ATTRS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 /* A descriptor's reference: the function with WNN_WITH_REFERENCE (the test
  * builds, which compile src/ref/), NULL without. Every op's reference is
- * wnn_ref_<symbol> (declared here from ops.inc) unless it shares another's. */
+ * wnn_ref_<symbol>, declared here from ops.inc. */
 #ifdef WNN_WITH_REFERENCE
 #define WNN_OP(code, sym) wnn_status wnn_ref_##sym(const wnn_run_ctx *ctx);
 #include "ops/ops.inc"

@@ -360,42 +360,11 @@ wnn_status wnn_globalmaxpool_run(const wnn_run_ctx *ctx) {
 /* ------------------------------------------------------------ descriptors */
 
 /* The second output is the optional Indices. */
-const wnn_op wnn_maxpool_op = {
-    .code = WNN_OP_CODE(maxpool),
-    .name = "MaxPool",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 2,
-    .attrs = WNN_ATTRS("auto_pad", "ceil_mode", "dilations", "kernel_shape",
-                       "pads", "storage_order", "strides"),
-    .prepare = wnn_maxpool_prepare,
-    .run = wnn_maxpool_run,
-    .reference = WNN_REF(wnn_ref_maxpool),
-};
-
-const wnn_op wnn_averagepool_op = {
-    .code = WNN_OP_CODE(averagepool),
-    .name = "AveragePool",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("auto_pad", "ceil_mode", "count_include_pad", "kernel_shape",
-                       "pads", "strides"),
-    .prepare = wnn_averagepool_prepare,
-    .run = wnn_averagepool_run,
-    .reference = WNN_REF(wnn_ref_averagepool),
-};
-
-const wnn_op wnn_globalaveragepool_op = {
-    .code = WNN_OP_CODE(globalaveragepool),
-    .name = "GlobalAveragePool",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_globalaveragepool_prepare,
-    .run = wnn_globalaveragepool_run,
-    .reference = WNN_REF(wnn_ref_globalaveragepool),
-};
-
-const wnn_op wnn_globalmaxpool_op = {
-    .code = WNN_OP_CODE(globalmaxpool),
-    .name = "GlobalMaxPool",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_globalmaxpool_prepare,
-    .run = wnn_globalmaxpool_run,
-    .reference = WNN_REF(wnn_ref_globalmaxpool),
-};
+WNN_OP_DEFINE(maxpool, "MaxPool", 0, 1, 1, 1, 2,
+              WNN_ATTRS("auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads",
+                        "storage_order", "strides"));
+WNN_OP_DEFINE(averagepool, "AveragePool", 0, 1, 1, 1, 1,
+              WNN_ATTRS("auto_pad", "ceil_mode", "count_include_pad", "kernel_shape", "pads",
+                        "strides"));
+WNN_OP_DEFINE(globalaveragepool, "GlobalAveragePool", 0, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(globalmaxpool, "GlobalMaxPool", 0, 1, 1, 1, 1, NULL);

@@ -528,69 +528,11 @@ wnn_status wnn_dynamicquantizelinear_run(const wnn_run_ctx *ctx) {
 static const char *const qconv_attrs[] = {"auto_pad", "dilations", "group",
                                           "kernel_shape", "pads", "strides", NULL};
 
-const wnn_op wnn_matmulinteger_op = {
-    .code = WNN_OP_CODE(matmulinteger),
-    .name = "MatMulInteger",
-    .min_inputs = 2, .max_inputs = 4, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_matmulinteger_prepare,
-    .run = wnn_matmulinteger_run,
-    .reference = WNN_REF(wnn_ref_matmulinteger),
-};
-
-const wnn_op wnn_qlinearmatmul_op = {
-    .code = WNN_OP_CODE(qlinearmatmul),
-    .name = "QLinearMatMul",
-    .min_inputs = 8, .max_inputs = 8, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_qlinearmatmul_prepare,
-    .run = wnn_qlinearmatmul_run,
-    .reference = WNN_REF(wnn_ref_qlinearmatmul),
-};
-
-const wnn_op wnn_convinteger_op = {
-    .code = WNN_OP_CODE(convinteger),
-    .name = "ConvInteger",
-    .min_inputs = 2, .max_inputs = 4, .min_outputs = 1, .max_outputs = 1,
-    .attrs = qconv_attrs,
-    .prepare = wnn_convinteger_prepare,
-    .run = wnn_convinteger_run,
-    .reference = WNN_REF(wnn_ref_convinteger),
-};
-
-const wnn_op wnn_qlinearconv_op = {
-    .code = WNN_OP_CODE(qlinearconv),
-    .name = "QLinearConv",
-    .min_inputs = 8, .max_inputs = 9, .min_outputs = 1, .max_outputs = 1,
-    .attrs = qconv_attrs,
-    .prepare = wnn_qlinearconv_prepare,
-    .run = wnn_qlinearconv_run,
-    .reference = WNN_REF(wnn_ref_qlinearconv),
-};
-
-const wnn_op wnn_quantizelinear_op = {
-    .code = WNN_OP_CODE(quantizelinear),
-    .name = "QuantizeLinear",
-    .min_inputs = 2, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("axis", "block_size", "output_dtype", "saturate"),
-    .prepare = wnn_quantizelinear_prepare,
-    .run = wnn_quantizelinear_run,
-    .reference = WNN_REF(wnn_ref_quantizelinear),
-};
-
-const wnn_op wnn_dequantizelinear_op = {
-    .code = WNN_OP_CODE(dequantizelinear),
-    .name = "DequantizeLinear",
-    .min_inputs = 2, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("axis", "block_size"),
-    .prepare = wnn_dequantizelinear_prepare,
-    .run = wnn_dequantizelinear_run,
-    .reference = WNN_REF(wnn_ref_dequantizelinear),
-};
-
-const wnn_op wnn_dynamicquantizelinear_op = {
-    .code = WNN_OP_CODE(dynamicquantizelinear),
-    .name = "DynamicQuantizeLinear",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 3, .max_outputs = 3,
-    .prepare = wnn_dynamicquantizelinear_prepare,
-    .run = wnn_dynamicquantizelinear_run,
-    .reference = WNN_REF(wnn_ref_dynamicquantizelinear),
-};
+WNN_OP_DEFINE(matmulinteger, "MatMulInteger", 0, 2, 4, 1, 1, NULL);
+WNN_OP_DEFINE(qlinearmatmul, "QLinearMatMul", 0, 8, 8, 1, 1, NULL);
+WNN_OP_DEFINE(convinteger, "ConvInteger", 0, 2, 4, 1, 1, qconv_attrs);
+WNN_OP_DEFINE(qlinearconv, "QLinearConv", 0, 8, 9, 1, 1, qconv_attrs);
+WNN_OP_DEFINE(quantizelinear, "QuantizeLinear", 0, 2, 3, 1, 1,
+              WNN_ATTRS("axis", "block_size", "output_dtype", "saturate"));
+WNN_OP_DEFINE(dequantizelinear, "DequantizeLinear", 0, 2, 3, 1, 1, WNN_ATTRS("axis", "block_size"));
+WNN_OP_DEFINE(dynamicquantizelinear, "DynamicQuantizeLinear", 0, 1, 1, 3, 3, NULL);

@@ -333,48 +333,8 @@ wnn_status wnn_concat_run(const wnn_run_ctx *ctx) {
 
 static const char *const axis_attrs[] = {"axis", NULL};
 
-const wnn_op wnn_reshape_op = {
-    .code = WNN_OP_CODE(reshape),
-    .name = "Reshape",
-    .flags = WNN_OP_ALIAS,
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("allowzero"),
-    .prepare = wnn_reshape_prepare,
-};
-
-const wnn_op wnn_flatten_op = {
-    .code = WNN_OP_CODE(flatten),
-    .name = "Flatten",
-    .flags = WNN_OP_ALIAS,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = axis_attrs,
-    .prepare = wnn_flatten_prepare,
-};
-
-const wnn_op wnn_transpose_op = {
-    .code = WNN_OP_CODE(transpose),
-    .name = "Transpose",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("perm"),
-    .prepare = wnn_transpose_prepare,
-    .run = wnn_transpose_run,
-    .reference = WNN_REF(wnn_ref_transpose),
-};
-
-const wnn_op wnn_concat_op = {
-    .code = WNN_OP_CODE(concat),
-    .name = "Concat",
-    .min_inputs = 1, .max_inputs = WNN_MAX_IO, .min_outputs = 1, .max_outputs = 1,
-    .attrs = axis_attrs,
-    .prepare = wnn_concat_prepare,
-    .run = wnn_concat_run,
-    .reference = WNN_REF(wnn_ref_concat),
-};
-
-const wnn_op wnn_identity_op = {
-    .code = WNN_OP_CODE(identity),
-    .name = "Identity",
-    .flags = WNN_OP_ALIAS,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_identity_prepare,
-};
+WNN_ALIAS_OP_DEFINE(reshape, "Reshape", 2, 2, 1, 1, WNN_ATTRS("allowzero"));
+WNN_ALIAS_OP_DEFINE(flatten, "Flatten", 1, 1, 1, 1, axis_attrs);
+WNN_OP_DEFINE(transpose, "Transpose", 0, 1, 1, 1, 1, WNN_ATTRS("perm"));
+WNN_OP_DEFINE(concat, "Concat", 0, 1, WNN_MAX_IO, 1, 1, axis_attrs);
+WNN_ALIAS_OP_DEFINE(identity, "Identity", 1, 1, 1, 1, NULL);

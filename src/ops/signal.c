@@ -360,62 +360,9 @@ wnn_status wnn_blackmanwindow_run(const wnn_run_ctx *ctx) { return window_run(ct
 
 static const char *const window_attrs[] = {"output_datatype", "periodic", NULL};
 
-const wnn_op wnn_dft_op = {
-    .code = WNN_OP_CODE(dft),
-    .name = "DFT",
-    .min_inputs = 1, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("axis", "inverse", "onesided"),
-    .prepare = wnn_dft_prepare,
-    .run = wnn_dft_run,
-    .reference = WNN_REF(wnn_ref_dft),
-};
-
-const wnn_op wnn_stft_op = {
-    .code = WNN_OP_CODE(stft),
-    .name = "STFT",
-    .min_inputs = 2, .max_inputs = 4, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("onesided"),
-    .prepare = wnn_stft_prepare,
-    .run = wnn_stft_run,
-    .reference = WNN_REF(wnn_ref_stft),
-};
-
-const wnn_op wnn_melweightmatrix_op = {
-    .code = WNN_OP_CODE(melweightmatrix),
-    .name = "MelWeightMatrix",
-    .min_inputs = 5, .max_inputs = 5, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("output_datatype"),
-    .prepare = wnn_melweightmatrix_prepare,
-    .run = wnn_melweightmatrix_run,
-    .reference = WNN_REF(wnn_ref_melweightmatrix),
-};
-
-const wnn_op wnn_hannwindow_op = {
-    .code = WNN_OP_CODE(hannwindow),
-    .name = "HannWindow",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = window_attrs,
-    .prepare = wnn_hannwindow_prepare,
-    .run = wnn_hannwindow_run,
-    .reference = WNN_REF(wnn_ref_hannwindow),
-};
-
-const wnn_op wnn_hammingwindow_op = {
-    .code = WNN_OP_CODE(hammingwindow),
-    .name = "HammingWindow",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = window_attrs,
-    .prepare = wnn_hammingwindow_prepare,
-    .run = wnn_hammingwindow_run,
-    .reference = WNN_REF(wnn_ref_hammingwindow),
-};
-
-const wnn_op wnn_blackmanwindow_op = {
-    .code = WNN_OP_CODE(blackmanwindow),
-    .name = "BlackmanWindow",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = window_attrs,
-    .prepare = wnn_blackmanwindow_prepare,
-    .run = wnn_blackmanwindow_run,
-    .reference = WNN_REF(wnn_ref_blackmanwindow),
-};
+WNN_OP_DEFINE(dft, "DFT", 0, 1, 3, 1, 1, WNN_ATTRS("axis", "inverse", "onesided"));
+WNN_OP_DEFINE(stft, "STFT", 0, 2, 4, 1, 1, WNN_ATTRS("onesided"));
+WNN_OP_DEFINE(melweightmatrix, "MelWeightMatrix", 0, 5, 5, 1, 1, WNN_ATTRS("output_datatype"));
+WNN_OP_DEFINE(hannwindow, "HannWindow", 0, 1, 1, 1, 1, window_attrs);
+WNN_OP_DEFINE(hammingwindow, "HammingWindow", 0, 1, 1, 1, 1, window_attrs);
+WNN_OP_DEFINE(blackmanwindow, "BlackmanWindow", 0, 1, 1, 1, 1, window_attrs);

@@ -91,32 +91,6 @@ wnn_status wnn_hardmax_run(const wnn_run_ctx *ctx) {
 
 /* ------------------------------------------------------------ descriptors */
 
-const wnn_op wnn_softmax_op = {
-    .code = WNN_OP_CODE(softmax),
-    .name = "Softmax",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("axis"),
-    .prepare = wnn_softmax_prepare,
-    .run = wnn_softmax_run,
-    .reference = WNN_REF(wnn_ref_softmax),
-};
-
-const wnn_op wnn_logsoftmax_op = {
-    .code = WNN_OP_CODE(logsoftmax),
-    .name = "LogSoftmax",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("axis"),
-    .prepare = wnn_logsoftmax_prepare,
-    .run = wnn_logsoftmax_run,
-    .reference = WNN_REF(wnn_ref_logsoftmax),
-};
-
-const wnn_op wnn_hardmax_op = {
-    .code = WNN_OP_CODE(hardmax),
-    .name = "Hardmax",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("axis"),
-    .prepare = wnn_hardmax_prepare,
-    .run = wnn_hardmax_run,
-    .reference = WNN_REF(wnn_ref_hardmax),
-};
+WNN_OP_DEFINE(softmax, "Softmax", 0, 1, 1, 1, 1, WNN_ATTRS("axis"));
+WNN_OP_DEFINE(logsoftmax, "LogSoftmax", 0, 1, 1, 1, 1, WNN_ATTRS("axis"));
+WNN_OP_DEFINE(hardmax, "Hardmax", 0, 1, 1, 1, 1, WNN_ATTRS("axis"));

@@ -560,79 +560,11 @@ wnn_status wnn_pad_run(const wnn_run_ctx *ctx) {
 
 /* ------------------------------------------------------------ descriptors */
 
-const wnn_op wnn_gather_op = {
-    .code = WNN_OP_CODE(gather),
-    .name = "Gather",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("axis"),
-    .prepare = wnn_gather_prepare,
-    .run = wnn_gather_run,
-    .reference = WNN_REF(wnn_ref_gather),
-};
-
-const wnn_op wnn_slice_op = {
-    .code = WNN_OP_CODE(slice),
-    .name = "Slice",
-    .min_inputs = 3, .max_inputs = 5, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_slice_prepare,
-    .run = wnn_slice_run,
-    .reference = WNN_REF(wnn_ref_slice),
-};
-
-const wnn_op wnn_split_op = {
-    .code = WNN_OP_CODE(split),
-    .name = "Split",
-    .min_inputs = 1, .max_inputs = 2, .min_outputs = 1, .max_outputs = WNN_MAX_IO,
-    .attrs = WNN_ATTRS("axis", "num_outputs"),
-    .prepare = wnn_split_prepare,
-    .run = wnn_split_run,
-    .reference = WNN_REF(wnn_ref_split),
-};
-
-const wnn_op wnn_expand_op = {
-    .code = WNN_OP_CODE(expand),
-    .name = "Expand",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_expand_prepare,
-    .run = wnn_expand_run,
-    .reference = WNN_REF(wnn_ref_expand),
-};
-
-const wnn_op wnn_tile_op = {
-    .code = WNN_OP_CODE(tile),
-    .name = "Tile",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_tile_prepare,
-    .run = wnn_tile_run,
-    .reference = WNN_REF(wnn_ref_tile),
-};
-
-const wnn_op wnn_pad_op = {
-    .code = WNN_OP_CODE(pad),
-    .name = "Pad",
-    .min_inputs = 2, .max_inputs = 4, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("mode"),
-    .prepare = wnn_pad_prepare,
-    .run = wnn_pad_run,
-    .reference = WNN_REF(wnn_ref_pad),
-};
-
-const wnn_op wnn_depthtospace_op = {
-    .code = WNN_OP_CODE(depthtospace),
-    .name = "DepthToSpace",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("blocksize", "mode"),
-    .prepare = wnn_depthtospace_prepare,
-    .run = wnn_depthtospace_run,
-    .reference = WNN_REF(wnn_ref_depthtospace),
-};
-
-const wnn_op wnn_spacetodepth_op = {
-    .code = WNN_OP_CODE(spacetodepth),
-    .name = "SpaceToDepth",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("blocksize"),
-    .prepare = wnn_spacetodepth_prepare,
-    .run = wnn_spacetodepth_run,
-    .reference = WNN_REF(wnn_ref_spacetodepth),
-};
+WNN_OP_DEFINE(gather, "Gather", 0, 2, 2, 1, 1, WNN_ATTRS("axis"));
+WNN_OP_DEFINE(slice, "Slice", 0, 3, 5, 1, 1, NULL);
+WNN_OP_DEFINE(split, "Split", 0, 1, 2, 1, WNN_MAX_IO, WNN_ATTRS("axis", "num_outputs"));
+WNN_OP_DEFINE(expand, "Expand", 0, 2, 2, 1, 1, NULL);
+WNN_OP_DEFINE(tile, "Tile", 0, 2, 2, 1, 1, NULL);
+WNN_OP_DEFINE(pad, "Pad", 0, 2, 4, 1, 1, WNN_ATTRS("mode"));
+WNN_OP_DEFINE(depthtospace, "DepthToSpace", 0, 1, 1, 1, 1, WNN_ATTRS("blocksize", "mode"));
+WNN_OP_DEFINE(spacetodepth, "SpaceToDepth", 0, 1, 1, 1, 1, WNN_ATTRS("blocksize"));

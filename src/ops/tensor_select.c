@@ -673,92 +673,13 @@ wnn_status wnn_reversesequence_run(const wnn_run_ctx *ctx) {
 
 static const char *const axis_attrs[] = {"axis", NULL};
 
-const wnn_op wnn_gatherelements_op = {
-    .code = WNN_OP_CODE(gatherelements),
-    .name = "GatherElements",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .attrs = axis_attrs,
-    .prepare = wnn_gatherelements_prepare,
-    .run = wnn_gatherelements_run,
-    .reference = WNN_REF(wnn_ref_gatherelements),
-};
-
-const wnn_op wnn_scatterelements_op = {
-    .code = WNN_OP_CODE(scatterelements),
-    .name = "ScatterElements",
-    .min_inputs = 3, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("axis", "reduction"),
-    .prepare = wnn_scatterelements_prepare,
-    .run = wnn_scatterelements_run,
-    .reference = WNN_REF(wnn_ref_scatterelements),
-};
-
-const wnn_op wnn_scatternd_op = {
-    .code = WNN_OP_CODE(scatternd),
-    .name = "ScatterND",
-    .min_inputs = 3, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("reduction"),
-    .prepare = wnn_scatternd_prepare,
-    .run = wnn_scatternd_run,
-    .reference = WNN_REF(wnn_ref_scatternd),
-};
-
-const wnn_op wnn_trilu_op = {
-    .code = WNN_OP_CODE(trilu),
-    .name = "Trilu",
-    .min_inputs = 1, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("upper"),
-    .prepare = wnn_trilu_prepare,
-    .run = wnn_trilu_run,
-    .reference = WNN_REF(wnn_ref_trilu),
-};
-
-const wnn_op wnn_onehot_op = {
-    .code = WNN_OP_CODE(onehot),
-    .name = "OneHot",
-    .min_inputs = 3, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
-    .attrs = axis_attrs,
-    .prepare = wnn_onehot_prepare,
-    .run = wnn_onehot_run,
-    .reference = WNN_REF(wnn_ref_onehot),
-};
-
-const wnn_op wnn_topk_op = {
-    .code = WNN_OP_CODE(topk),
-    .name = "TopK",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 2, .max_outputs = 2,
-    .attrs = WNN_ATTRS("axis", "largest", "sorted"),
-    .prepare = wnn_topk_prepare,
-    .run = wnn_topk_run,
-    .reference = WNN_REF(wnn_ref_topk),
-};
-
-const wnn_op wnn_gathernd_op = {
-    .code = WNN_OP_CODE(gathernd),
-    .name = "GatherND",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("batch_dims"),
-    .prepare = wnn_gathernd_prepare,
-    .run = wnn_gathernd_run,
-    .reference = WNN_REF(wnn_ref_gathernd),
-};
-
-const wnn_op wnn_compress_op = {
-    .code = WNN_OP_CODE(compress),
-    .name = "Compress",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("axis"),
-    .prepare = wnn_compress_prepare,
-    .run = wnn_compress_run,
-    .reference = WNN_REF(wnn_ref_compress),
-};
-
-const wnn_op wnn_reversesequence_op = {
-    .code = WNN_OP_CODE(reversesequence),
-    .name = "ReverseSequence",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("batch_axis", "time_axis"),
-    .prepare = wnn_reversesequence_prepare,
-    .run = wnn_reversesequence_run,
-    .reference = WNN_REF(wnn_ref_reversesequence),
-};
+WNN_OP_DEFINE(gatherelements, "GatherElements", 0, 2, 2, 1, 1, axis_attrs);
+WNN_OP_DEFINE(scatterelements, "ScatterElements", 0, 3, 3, 1, 1, WNN_ATTRS("axis", "reduction"));
+WNN_OP_DEFINE(scatternd, "ScatterND", 0, 3, 3, 1, 1, WNN_ATTRS("reduction"));
+WNN_OP_DEFINE(trilu, "Trilu", 0, 1, 2, 1, 1, WNN_ATTRS("upper"));
+WNN_OP_DEFINE(onehot, "OneHot", 0, 3, 3, 1, 1, axis_attrs);
+WNN_OP_DEFINE(topk, "TopK", 0, 2, 2, 2, 2, WNN_ATTRS("axis", "largest", "sorted"));
+WNN_OP_DEFINE(gathernd, "GatherND", 0, 2, 2, 1, 1, WNN_ATTRS("batch_dims"));
+WNN_OP_DEFINE(compress, "Compress", 0, 2, 2, 1, 1, WNN_ATTRS("axis"));
+WNN_OP_DEFINE(reversesequence, "ReverseSequence", 0, 2, 2, 1, 1,
+              WNN_ATTRS("batch_axis", "time_axis"));

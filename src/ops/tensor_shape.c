@@ -494,96 +494,14 @@ wnn_status wnn_eyelike_run(const wnn_run_ctx *ctx) {
 
 /* ------------------------------------------------------------ descriptors */
 
-const wnn_op wnn_squeeze_op = {
-    .code = WNN_OP_CODE(squeeze),
-    .name = "Squeeze",
-    .flags = WNN_OP_ALIAS,
-    .min_inputs = 1, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_squeeze_prepare,
-};
+WNN_ALIAS_OP_DEFINE(squeeze, "Squeeze", 1, 2, 1, 1, NULL);
+WNN_ALIAS_OP_DEFINE(unsqueeze, "Unsqueeze", 2, 2, 1, 1, NULL);
+WNN_OP_DEFINE(shape, "Shape", 0, 1, 1, 1, 1, WNN_ATTRS("start", "end"));
+WNN_OP_DEFINE(size, "Size", 0, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(cast, "Cast", 0, 1, 1, 1, 1, WNN_ATTRS("to", "saturate"));
+WNN_OP_DEFINE(constantofshape, "ConstantOfShape", 0, 1, 1, 1, 1, WNN_ATTRS("value"));
+WNN_OP_DEFINE(range, "Range", 0, 3, 3, 1, 1, NULL);
+WNN_ALIAS_OP_DEFINE(dropout, "Dropout", 1, 3, 1, 2, WNN_ATTRS("seed"));
 
-const wnn_op wnn_unsqueeze_op = {
-    .code = WNN_OP_CODE(unsqueeze),
-    .name = "Unsqueeze",
-    .flags = WNN_OP_ALIAS,
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_unsqueeze_prepare,
-};
-
-const wnn_op wnn_shape_op = {
-    .code = WNN_OP_CODE(shape),
-    .name = "Shape",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("start", "end"),
-    .prepare = wnn_shape_prepare,
-    .run = wnn_shape_run,
-    .reference = WNN_REF(wnn_ref_shape),
-};
-
-const wnn_op wnn_size_op = {
-    .code = WNN_OP_CODE(size),
-    .name = "Size",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_size_prepare,
-    .run = wnn_size_run,
-    .reference = WNN_REF(wnn_ref_size),
-};
-
-const wnn_op wnn_cast_op = {
-    .code = WNN_OP_CODE(cast),
-    .name = "Cast",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("to", "saturate"),
-    .prepare = wnn_cast_prepare,
-    .run = wnn_cast_run,
-    .reference = WNN_REF(wnn_ref_cast),
-};
-
-const wnn_op wnn_constantofshape_op = {
-    .code = WNN_OP_CODE(constantofshape),
-    .name = "ConstantOfShape",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("value"),
-    .prepare = wnn_constantofshape_prepare,
-    .run = wnn_constantofshape_run,
-    .reference = WNN_REF(wnn_ref_constantofshape),
-};
-
-const wnn_op wnn_range_op = {
-    .code = WNN_OP_CODE(range),
-    .name = "Range",
-    .min_inputs = 3, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_range_prepare,
-    .run = wnn_range_run,
-    .reference = WNN_REF(wnn_ref_range),
-};
-
-const wnn_op wnn_dropout_op = {
-    .code = WNN_OP_CODE(dropout),
-    .name = "Dropout",
-    .flags = WNN_OP_ALIAS,
-    .min_inputs = 1, .max_inputs = 3, .min_outputs = 1, .max_outputs = 2,
-    .attrs = WNN_ATTRS("seed"),
-    .prepare = wnn_dropout_prepare,
-};
-
-/* CastLike is Cast to input 1's dtype: Cast's reference serves both. */
-const wnn_op wnn_castlike_op = {
-    .code = WNN_OP_CODE(castlike),
-    .name = "CastLike",
-    .min_inputs = 2, .max_inputs = 2, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("saturate"),
-    .prepare = wnn_castlike_prepare,
-    .run = wnn_castlike_run,
-    .reference = WNN_REF(wnn_ref_cast),
-};
-
-const wnn_op wnn_eyelike_op = {
-    .code = WNN_OP_CODE(eyelike),
-    .name = "EyeLike",
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("dtype", "k"),
-    .prepare = wnn_eyelike_prepare,
-    .run = wnn_eyelike_run,
-    .reference = WNN_REF(wnn_ref_eyelike),
-};
+WNN_OP_DEFINE(castlike, "CastLike", 0, 2, 2, 1, 1, WNN_ATTRS("saturate"));
+WNN_OP_DEFINE(eyelike, "EyeLike", 0, 1, 1, 1, 1, WNN_ATTRS("dtype", "k"));

@@ -145,33 +145,6 @@ wnn_status wnn_clip_run(const wnn_run_ctx *ctx) {
 
 /* ------------------------------------------------------------ descriptors */
 
-const wnn_op wnn_relu_op = {
-    .code = WNN_OP_CODE(relu),
-    .name = "Relu",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_relu_prepare,
-    .run = wnn_relu_run,
-    .reference = WNN_REF(wnn_ref_relu),
-};
-
-const wnn_op wnn_clip_op = {
-    .code = WNN_OP_CODE(clip),
-    .name = "Clip",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 3, .min_outputs = 1, .max_outputs = 1,
-    .attrs = WNN_ATTRS("min", "max"),
-    .prepare = wnn_clip_prepare,
-    .run = wnn_clip_run,
-    .reference = WNN_REF(wnn_ref_clip),
-};
-
-const wnn_op wnn_sigmoid_op = {
-    .code = WNN_OP_CODE(sigmoid),
-    .name = "Sigmoid",
-    .flags = WNN_OP_INPLACE,
-    .min_inputs = 1, .max_inputs = 1, .min_outputs = 1, .max_outputs = 1,
-    .prepare = wnn_sigmoid_prepare,
-    .run = wnn_sigmoid_run,
-    .reference = WNN_REF(wnn_ref_sigmoid),
-};
+WNN_OP_DEFINE(relu, "Relu", WNN_OP_INPLACE, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(clip, "Clip", WNN_OP_INPLACE, 1, 3, 1, 1, WNN_ATTRS("min", "max"));
+WNN_OP_DEFINE(sigmoid, "Sigmoid", WNN_OP_INPLACE, 1, 1, 1, 1, NULL);

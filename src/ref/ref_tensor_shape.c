@@ -64,6 +64,9 @@ wnn_status wnn_ref_cast(const wnn_run_ctx *ctx) {
   return WNN_OK;
 }
 
+/* CastLike is Cast to input 1's dtype, which prepare resolved. */
+wnn_status wnn_ref_castlike(const wnn_run_ctx *ctx) { return wnn_ref_cast(ctx); }
+
 wnn_status wnn_ref_constantofshape(const wnn_run_ctx *ctx) {
   const wnn_fill_params *p = ctx->params;
   const wnn_tensor *y = &ctx->outputs[0];
