@@ -90,16 +90,17 @@ typedef enum wnn_status {
 } wnn_status;
 
 /* Element types. The numbers are stored in no artifact; the format names dtypes
- * by string ("float32", ...). */
+ * by string: the quoted name, which is what wnn_dtype_name gives (and what the
+ * JS package calls the dtype). */
 typedef enum wnn_dtype {
   WNN_DTYPE_INVALID = 0,
-  WNN_DTYPE_F32 = 1,
-  WNN_DTYPE_F16 = 2,
-  WNN_DTYPE_I64 = 3,
-  WNN_DTYPE_I32 = 4,
-  WNN_DTYPE_I8 = 5,
-  WNN_DTYPE_U8 = 6,
-  WNN_DTYPE_BOOL = 7
+  WNN_DTYPE_F32 = 1,  /* "float32" */
+  WNN_DTYPE_F16 = 2,  /* "float16" */
+  WNN_DTYPE_I64 = 3,  /* "int64" */
+  WNN_DTYPE_I32 = 4,  /* "int32" */
+  WNN_DTYPE_I8 = 5,   /* "int8" */
+  WNN_DTYPE_U8 = 6,   /* "uint8" */
+  WNN_DTYPE_BOOL = 7  /* "bool" */
 } wnn_dtype;
 
 /* A static, NUL-terminated description of a status. Never NULL. */

@@ -24,6 +24,12 @@ export interface TensorInfo {
   readonly dtype: DType;
 }
 
+/** An input for predict with its shape: the shape, when given, must equal the input's shape exactly. */
+export interface TensorInput {
+  data: TensorData;
+  shape?: readonly number[];
+}
+
 /** A tensor read from an executor. */
 export interface Tensor {
   name: string;
@@ -32,13 +38,15 @@ export interface Tensor {
   data: TensorData;
 }
 
+// BEGIN enums generated from include/wnn.h by scripts/gen-js-enums.mjs
 /** Status names of the C library, plus WNN_ERR_DISPOSED for use of a disposed object. */
 export type ErrorCode =
   | 'WNN_ERR_INVALID_ARGUMENT' | 'WNN_ERR_OUT_OF_MEMORY' | 'WNN_ERR_TRUNCATED' | 'WNN_ERR_BAD_MAGIC'
   | 'WNN_ERR_VERSION' | 'WNN_ERR_FEATURE' | 'WNN_ERR_BAD_SECTION' | 'WNN_ERR_CHECKSUM'
   | 'WNN_ERR_MALFORMED' | 'WNN_ERR_UNKNOWN_OP' | 'WNN_ERR_BAD_ATTRIBUTE' | 'WNN_ERR_BAD_PLAN'
   | 'WNN_ERR_NOT_FOUND' | 'WNN_ERR_OUT_OF_RANGE' | 'WNN_ERR_DTYPE' | 'WNN_ERR_SHAPE'
-  | 'WNN_ERR_SIZE' | 'WNN_ERR_UNSUPPORTED' | 'WNN_ERR_IO' | 'WNN_ERR_DISPOSED';
+  | 'WNN_ERR_SIZE' | 'WNN_ERR_UNSUPPORTED' | 'WNN_ERR_IO' | 'WNN_ERR_LIMIT' | 'WNN_ERR_DISPOSED';
+// END enums
 
 /** Every failure wnn reports. `message` carries the C library's detailed message. */
 export class WnnError extends Error {
@@ -106,8 +114,9 @@ export class Model {
   readonly memory: WebAssembly.Memory;
   /** A new executor with its own arena. */
   createExecutor(): Executor;
-  /** Stateless: runs once on every input and returns copies of the chosen outputs (default all). */
-  predict(inputs: Record<string, TensorData>, options?: { outputs?: string[] }): Promise<Record<string, Tensor>>;
+  /** Stateless: runs once on every input (a TypedArray, or {data, shape} to have the shape checked too)
+   *  and returns copies of the chosen outputs (names or indices; default all). */
+  predict(inputs: Record<string, TensorData | TensorInput>, options?: { outputs?: readonly (string | number)[] }): Promise<Record<string, Tensor>>;
   inputIndex(nameOrIndex: string | number): number;
   outputIndex(nameOrIndex: string | number): number;
   /** Frees the model and every executor it still has. Idempotent. */
@@ -118,8 +127,10 @@ export class Model {
 export class Executor {
   readonly model: Model;
   readonly disposed: boolean;
-  /** Copies data into an input; the TypedArray type must match the dtype and the length the element count. */
-  setInput(nameOrIndex: string | number, data: TensorData): this;
+  /** Copies data into an input; the TypedArray type must match the dtype and the length the element count.
+   *  `shape`, when given, must equal the input's shape exactly (else WNN_ERR_SHAPE). The data is read
+   *  through the built-in TypedArray getters (a subclass's own `length` or `buffer` is not consulted). */
+  setInput(nameOrIndex: string | number, data: TensorData, shape?: readonly number[]): this;
   run(): this;
   getOutput(nameOrIndex: string | number, options?: TensorOptions): Tensor;
   getInput(nameOrIndex: string | number, options?: TensorOptions): Tensor;

@@ -9,24 +9,31 @@
 // calls the number-and-pointer wrappers of wasm/web.c and never reads a C
 // struct.
 
+// BEGIN enums generated from include/wnn.h by scripts/gen-js-enums.mjs
+// wnn_status values -> names.
 const STATUS = [
   'WNN_OK', 'WNN_ERR_INVALID_ARGUMENT', 'WNN_ERR_OUT_OF_MEMORY', 'WNN_ERR_TRUNCATED',
   'WNN_ERR_BAD_MAGIC', 'WNN_ERR_VERSION', 'WNN_ERR_FEATURE', 'WNN_ERR_BAD_SECTION',
   'WNN_ERR_CHECKSUM', 'WNN_ERR_MALFORMED', 'WNN_ERR_UNKNOWN_OP', 'WNN_ERR_BAD_ATTRIBUTE',
-  'WNN_ERR_BAD_PLAN', 'WNN_ERR_NOT_FOUND', 'WNN_ERR_OUT_OF_RANGE', 'WNN_ERR_DTYPE',
-  'WNN_ERR_SHAPE', 'WNN_ERR_SIZE', 'WNN_ERR_UNSUPPORTED', 'WNN_ERR_IO',
+  'WNN_ERR_BAD_PLAN', 'WNN_ERR_NOT_FOUND', 'WNN_ERR_OUT_OF_RANGE', 'WNN_ERR_DTYPE', 'WNN_ERR_SHAPE',
+  'WNN_ERR_SIZE', 'WNN_ERR_UNSUPPORTED', 'WNN_ERR_IO', 'WNN_ERR_LIMIT',
 ];
-
-// wnn_dtype numbers (include/wnn.h) -> names, and the TypedArray of each.
+// wnn_dtype values -> the names wnn_dtype_name gives (null: WNN_DTYPE_INVALID).
 const DTYPES = [null, 'float32', 'float16', 'int64', 'int32', 'int8', 'uint8', 'bool'];
+const LOAD_BORROW = 1;
+const LOAD_NO_CHECKSUM = 2;
+// wnn_kernels values by lower-case name.
+const KERNEL_VALUES = { auto: 0, scalar: 1, reference: 2 };
+// END enums
+
+// The TypedArray of each dtype name.
 const ARRAYS = {
   float32: Float32Array, float16: Uint16Array, int64: BigInt64Array, int32: Int32Array,
   int8: Int8Array, uint8: Uint8Array, bool: Uint8Array,
 };
 
-const LOAD_BORROW = 1;
-const LOAD_NO_CHECKSUM = 2;
-const KERNELS = { auto: 0, scalar: 1 };
+// The kernel choices load() accepts ('reference' exists only in test builds).
+const KERNELS = { auto: KERNEL_VALUES.auto, scalar: KERNEL_VALUES.scalar };
 const KIND_INPUT = 0;
 const KIND_OUTPUT = 1;
 
@@ -90,11 +97,12 @@ async function readResponse(response, what, onProgress) {
 // A URL string, URL, Request, Response (or a promise of one), ArrayBuffer or
 // Uint8Array -> Uint8Array. A string that is not an absolute URL is fetched
 // relative to the page in a browser and read as a file path elsewhere.
+// Bytes in hand come back as a Uint8Array of ours over the caller's bytes
+// (read through the built-in getters: no copy, and no caller code runs).
 async function readSource(source, onProgress, what = 'model') {
   source = await source;
-  if (source instanceof Uint8Array) return source;
-  if (source instanceof ArrayBuffer) return new Uint8Array(source);
-  if (ArrayBuffer.isView(source)) return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+  const bytes = bytesOf(source);
+  if (bytes) return bytes;
   if (typeof Response !== 'undefined' && source instanceof Response) return readResponse(source, what, onProgress);
   if (typeof Request !== 'undefined' && source instanceof Request) {
     return readResponse(await fetchOrFail(source, source.url), source.url, onProgress);
@@ -131,7 +139,148 @@ async function fetchOrFail(what, label) {
   }
 }
 
-const describe = (v) => (v === null ? 'null' : typeof v === 'object' ? v.constructor?.name ?? 'object' : typeof v);
+// ------------------------------------------------------- caller's arguments
+//
+// Every public entry point first reads what it needs from the caller's objects
+// into locals (typed arrays through the built-in getters below, shapes and
+// options copied once), then checks that the model or executor is alive, then
+// calls into wasm. No caller code (a getter, valueOf, a Proxy trap, an
+// iterator) runs between the liveness check and the copy or call, so such code
+// cannot dispose the executor and have the copy land in memory another
+// executor now owns.
+
+// The built-in TypedArray, DataView and ArrayBuffer getters, taken once: they
+// read the internal slots, so a subclass or an instance that redefines
+// `length`, `buffer` or `byteOffset` cannot lie about which bytes it holds,
+// and a Proxy is not mistaken for a typed array.
+const uncurry = (f) => Function.prototype.call.bind(f);
+const getterOf = (proto, key) => uncurry(Object.getOwnPropertyDescriptor(proto, key).get);
+const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+const taName = getterOf(TypedArrayPrototype, Symbol.toStringTag); // undefined unless a typed array
+const taBuffer = getterOf(TypedArrayPrototype, 'buffer');
+const taByteOffset = getterOf(TypedArrayPrototype, 'byteOffset');
+const taByteLength = getterOf(TypedArrayPrototype, 'byteLength');
+const taLength = getterOf(TypedArrayPrototype, 'length');
+const dvBuffer = getterOf(DataView.prototype, 'buffer');
+const dvByteOffset = getterOf(DataView.prototype, 'byteOffset');
+const dvByteLength = getterOf(DataView.prototype, 'byteLength');
+const abByteLength = getterOf(ArrayBuffer.prototype, 'byteLength');
+const sabByteLength = typeof SharedArrayBuffer === 'function' ? getterOf(SharedArrayBuffer.prototype, 'byteLength') : null;
+
+const attempt = (f, x) => { try { return f(x); } catch { return undefined; } };
+
+// A Uint8Array of ours over exactly the bytes of a typed array, DataView,
+// ArrayBuffer or SharedArrayBuffer; null for anything else. (Detached or
+// out-of-bounds views have no bytes.)
+function bytesOf(x) {
+  if (x === null || typeof x !== 'object') return null;
+  let buffer;
+  let offset;
+  let length;
+  if (taName(x) !== undefined) {
+    [buffer, offset, length] = [taBuffer(x), taByteOffset(x), taByteLength(x)];
+  } else if (attempt(dvByteLength, x) !== undefined) {
+    [buffer, offset, length] = [dvBuffer(x), dvByteOffset(x), dvByteLength(x)];
+  } else {
+    const n = attempt(abByteLength, x) ?? (sabByteLength ? attempt(sabByteLength, x) : undefined);
+    if (n === undefined) return null;
+    [buffer, offset, length] = [x, 0, n];
+  }
+  return length ? new Uint8Array(buffer, offset, length) : new Uint8Array(0);
+}
+
+// What a value is, for messages; runs no caller code it cannot survive.
+function describe(v) {
+  if (v === null) return 'null';
+  if (typeof v !== 'object' && typeof v !== 'function') return typeof v;
+  const name = taName(v);
+  if (name !== undefined) return name;
+  if (Array.isArray(v)) return 'Array';
+  try {
+    const ctor = v.constructor?.name;
+    return typeof ctor === 'string' && ctor ? ctor : 'object';
+  } catch {
+    return 'object';
+  }
+}
+
+const MAX_SHAPE_DIMS = 32; // wnn tensors have at most 8 (WNN_MAX_DIMS); anything longer is not a shape
+
+// A copy of a shape the caller gave (an Array or a typed array of
+// non-negative integers), or null when none was given.
+function readShape(shape, context) {
+  if (shape === undefined || shape === null) return null;
+  const bad = (why) => fail('WNN_ERR_INVALID_ARGUMENT', `${context}: shape must be an array of non-negative integers; ${why}`);
+  let n;
+  if (taName(shape) !== undefined) n = taLength(shape);
+  else if (Array.isArray(shape)) n = shape.length;
+  else bad(`got ${describe(shape)}`);
+  if (!Number.isSafeInteger(n) || n < 0 || n > MAX_SHAPE_DIMS) bad(`got ${String(n)} dimensions`);
+  const dims = [];
+  for (let k = 0; k < n; k++) {
+    const d = shape[k];
+    if (typeof d !== 'number' || !Number.isSafeInteger(d) || d < 0) {
+      bad(`dimension ${k} is ${typeof d === 'number' || typeof d === 'bigint' ? String(d) : describe(d)}`);
+    }
+    dims.push(d);
+  }
+  return dims;
+}
+
+// The caller's tensor, read once: its TypedArray name (undefined when it is
+// not one), its element count, a Uint8Array over its bytes, and the shape
+// given with it (or null).
+function readTensor(data, shape, context) {
+  const type = taName(data);
+  const tensor = { type, length: 0, bytes: null, shape: readShape(shape, context), what: type };
+  if (type === undefined) {
+    const what = describe(data);
+    tensor.what = /^(Big)?(Int|Uint|Float)\d+(Clamped)?Array$/.test(what) ? `a ${what} look-alike, not a TypedArray (a Proxy?)` : what;
+  } else {
+    tensor.length = taLength(data);
+    tensor.bytes = bytesOf(data);
+  }
+  return tensor;
+}
+
+// A {view} option object read once (undefined and null mean {}).
+function readViewOption(options, context) {
+  if (options === undefined || options === null) return false;
+  if (typeof options !== 'object') fail('WNN_ERR_INVALID_ARGUMENT', `${context}: options must be an object, got ${describe(options)}`);
+  return !!options.view;
+}
+
+const sameShape = (a, b) => a.length === b.length && a.every((d, k) => d === b[k]);
+const showShape = (shape) => `[${shape.join(', ')}]`;
+
+// Throws unless the tensor read by readTensor fits input `info`: its
+// TypedArray type, its shape when one was given, its element count.
+function checkInput(info, tensor, context) {
+  const want = ARRAYS[info.dtype];
+  const ok = tensor.type === want.name || (info.dtype === 'float16' && tensor.type === 'Float16Array');
+  if (!ok) {
+    fail('WNN_ERR_DTYPE', `${context}: input "${info.name}" is ${info.dtype}, which takes ${want.name}; got ${tensor.what}`);
+  }
+  if (tensor.shape && !sameShape(tensor.shape, info.shape)) {
+    fail('WNN_ERR_SHAPE', `${context}: input "${info.name}" has shape ${showShape(info.shape)}; got shape ${showShape(tensor.shape)}`);
+  }
+  const count = info.shape.reduce((a, b) => a * b, 1);
+  if (tensor.length !== count || tensor.bytes.length !== info.nbytes) {
+    fail('WNN_ERR_SIZE', `${context}: input "${info.name}" of shape ${showShape(info.shape)} takes ${count} elements; got ${tensor.length}`);
+  }
+}
+
+// The index of `key` (a name or an index; never coerced) in `list`.
+function indexIn(list, kind, key, context) {
+  if (typeof key === 'number') {
+    if (Number.isInteger(key) && key >= 0 && key < list.length) return key;
+    fail('WNN_ERR_OUT_OF_RANGE', `${context}: ${kind} index ${key} out of range (the model has ${list.length} ${kind}s)`);
+  }
+  if (typeof key !== 'string') fail('WNN_ERR_INVALID_ARGUMENT', `${context}: ${kind} must be a name or an index, got ${describe(key)}`);
+  const i = list.findIndex((t) => t.name === key);
+  if (i < 0) fail('WNN_ERR_NOT_FOUND', `${context}: no ${kind} named "${key}" (the model's ${kind}s: ${list.map((t) => `"${t.name}"`).join(', ')})`);
+  return i;
+}
 
 // ------------------------------------------------------------------ runtime
 
@@ -245,14 +394,23 @@ class Runtime {
  * dist/wnn-scalar.wasm without SIMD128), onProgress(loaded, total),
  * kernels ('auto' | 'scalar'), verifyChecksum (default true).
  */
-export async function load(source, options = {}) {
-  const kernels = KERNELS[options.kernels ?? 'auto'];
-  if (kernels === undefined) fail('WNN_ERR_INVALID_ARGUMENT', `options.kernels: "${options.kernels}", expected "auto" or "scalar"`);
-  const [bytes, rt] = await Promise.all([readSource(source, options.onProgress), runtimeFor(options.wasm)]);
-  const data = rt.malloc(bytes.length);
-  new Uint8Array(rt.memory.buffer).set(bytes, data);
-  const flags = LOAD_BORROW | (options.verifyChecksum === false ? LOAD_NO_CHECKSUM : 0);
-  const status = rt.x.wnn_web_model_load(data, bytes.length, flags, kernels, rt.slot);
+export async function load(source, options) {
+  // Each option read once, before anything else happens.
+  const { kernels: kernelsName, onProgress, wasm, verifyChecksum } = readOptions(options, 'load');
+  const kernelsKey = kernelsName ?? 'auto';
+  const kernels = typeof kernelsKey === 'string' && Object.hasOwn(KERNELS, kernelsKey) ? KERNELS[kernelsKey] : undefined;
+  if (kernels === undefined) {
+    fail('WNN_ERR_INVALID_ARGUMENT', `options.kernels: ${typeof kernelsName === 'string' ? `"${kernelsName}"` : describe(kernelsName)}, expected "auto" or "scalar"`);
+  }
+  if (onProgress != null && typeof onProgress !== 'function') fail('WNN_ERR_INVALID_ARGUMENT', `options.onProgress: expected a function, got ${describe(onProgress)}`);
+  const flags = LOAD_BORROW | (verifyChecksum === false ? LOAD_NO_CHECKSUM : 0);
+  let [bytes, rt] = await Promise.all([readSource(source, onProgress ?? undefined), runtimeFor(wasm)]);
+  // From here to the C call no caller code runs: `bytes` is our own view.
+  const size = bytes.length;
+  if (bytes.buffer === rt.memory.buffer) bytes = bytes.slice(); // malloc may grow (and detach) it
+  const data = rt.malloc(size);
+  new Uint8Array(rt.memory.buffer, data, size).set(bytes);
+  const status = rt.x.wnn_web_model_load(data, size, flags, kernels, rt.slot);
   if (status !== 0) {
     const err = new WnnError(STATUS[status], `loading the model: ${rt.cstr(rt.x.wnn_last_error())}`);
     rt.x.free(data);
@@ -262,38 +420,49 @@ export async function load(source, options = {}) {
 }
 
 /** The C library's version ("0.1.0") of the wasm module `options.wasm` picks. */
-export async function version(options = {}) {
-  const rt = await runtimeFor(options.wasm);
+export async function version(options) {
+  const rt = await runtimeFor(readOptions(options, 'version').wasm);
   return rt.cstr(rt.x.wnn_version());
+}
+
+// The named options of a call, each read once (undefined and null mean none).
+function readOptions(options, context, names = ['kernels', 'onProgress', 'wasm', 'verifyChecksum']) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object') fail('WNN_ERR_INVALID_ARGUMENT', `${context}: options must be an object, got ${describe(options)}`);
+  const read = {};
+  for (const name of names) read[name] = options[name];
+  return read;
 }
 
 const publicInfo = ({ name, shape, dtype }) => Object.freeze({ name, shape: Object.freeze(shape), dtype });
 
+// Module-private operations on executors, set in Executor's static block:
+// the model and predict reach executors only through these, never through
+// methods a caller could replace on an instance.
+let executorDispose;
+let executorWrite;
+
 export class Model {
-  #rt; #handle; #data; #executors = new Set();
+  #rt; #handle; #data; #executors = new Set(); #in; #out;
 
   constructor(rt, handle, data) {
     this.#rt = rt;
     this.#handle = handle;
     this.#data = data;
     const x = rt.x;
-    const list = (kind, n) => Array.from({ length: n }, (_, i) => rt.tensorInfo(handle, kind, i));
-    this._in = list(KIND_INPUT, x.wnn_model_num_inputs(handle));
-    this._out = list(KIND_OUTPUT, x.wnn_model_num_outputs(handle));
-    this.inputs = Object.freeze(this._in.map(publicInfo));
-    this.outputs = Object.freeze(this._out.map(publicInfo));
+    const list = (kind, n) => Object.freeze(Array.from({ length: n }, (_, i) => Object.freeze(rt.tensorInfo(handle, kind, i))));
+    this.#in = list(KIND_INPUT, x.wnn_model_num_inputs(handle));
+    this.#out = list(KIND_OUTPUT, x.wnn_model_num_outputs(handle));
+    this.inputs = Object.freeze(this.#in.map(publicInfo));
+    this.outputs = Object.freeze(this.#out.map(publicInfo));
     this.numParams = x.wnn_model_num_params(handle);
     this.arenaBytes = x.wnn_model_arena_bytes(handle);
     this.weightsBytes = x.wnn_model_weights_bytes(handle);
     this.metadata = JSON.parse(rt.cstr(x.wnn_model_metadata(handle)));
-    Object.defineProperty(this, '_in', { enumerable: false });
-    Object.defineProperty(this, '_out', { enumerable: false });
   }
 
-  /** @internal the runtime and handle, or a WNN_ERR_DISPOSED error. */
-  _live(what) {
+  #live(what) {
     if (!this.#handle) fail('WNN_ERR_DISPOSED', `${what}: the model was disposed`);
-    return [this.#rt, this.#handle];
   }
 
   get disposed() { return !this.#handle; }
@@ -304,74 +473,80 @@ export class Model {
 
   /** A new executor: allocates its arena now; run() allocates nothing. */
   createExecutor() {
-    const [rt, handle] = this._live('createExecutor');
-    rt.check(rt.x.wnn_executor_create(handle, rt.slot), 'createExecutor');
-    const ex = new Executor(this, rt, rt.u32(rt.slot), (e) => this.#executors.delete(e));
+    return this.#createExecutor('createExecutor');
+  }
+
+  #createExecutor(context) {
+    this.#live(context);
+    const rt = this.#rt;
+    rt.check(rt.x.wnn_executor_create(this.#handle, rt.slot), context);
+    const ex = new Executor(this, rt, rt.u32(rt.slot), (e) => this.#executors.delete(e), this.#in, this.#out);
     this.#executors.add(ex);
     return ex;
   }
 
   /**
-   * Runs the model once on `inputs` ({name: typedArray}, every input) and
-   * returns {name: tensor} for options.outputs (names; default all), copies.
+   * Runs the model once on `inputs` ({name: typedArray or {data, shape}},
+   * every input) and returns {name: tensor} for options.outputs (names or
+   * indices; default all), copies.
    */
-  async predict(inputs, options = {}) {
-    this._live('predict');
-    if (inputs === null || typeof inputs !== 'object') fail('WNN_ERR_INVALID_ARGUMENT', `predict: inputs must be an object {name: typedArray}, got ${describe(inputs)}`);
-    const names = options.outputs ?? this.outputs.map((o) => o.name);
-    const wanted = names.map((n) => this.outputIndex(n, 'predict'));
-    const missing = this.inputs.filter((i) => !Object.hasOwn(inputs, i.name)).map((i) => `"${i.name}"`);
+  async predict(inputs, options) {
+    // 1. Everything read from the caller's objects, once.
+    if (inputs === null || typeof inputs !== 'object') {
+      fail('WNN_ERR_INVALID_ARGUMENT', `predict: inputs must be an object {name: typedArray or {data, shape}}, got ${describe(inputs)}`);
+    }
+    const given = [];
+    for (const [name, value] of Object.entries(inputs)) {
+      let data = value;
+      let shape;
+      // {data, shape}: any object that is not itself data (a TypedArray, an
+      // Array, an ArrayBuffer or a DataView, which the dtype check refuses or takes).
+      if (value !== null && typeof value === 'object' && taName(value) === undefined && !Array.isArray(value) && !bytesOf(value)) {
+        ({ data, shape } = value);
+      }
+      given.push([name, readTensor(data, shape, 'predict')]);
+    }
+    const { outputs: chosen } = readOptions(options, 'predict', ['outputs']);
+    let keys = null;
+    if (chosen !== undefined && chosen !== null) {
+      if (!Array.isArray(chosen)) fail('WNN_ERR_INVALID_ARGUMENT', `predict: options.outputs must be an array of output names or indices, got ${describe(chosen)}`);
+      keys = Array.from({ length: Math.min(chosen.length, 1 << 16) }, (_, k) => chosen[k]);
+    }
+    // 2. Alive?
+    this.#live('predict');
+    // 3. Checks, before any wasm memory is touched.
+    const wanted = keys ? keys.map((k) => indexIn(this.#out, 'output', k, 'predict')) : this.#out.map((_, i) => i);
+    const writes = given.map(([name, tensor]) => {
+      const i = indexIn(this.#in, 'input', name, 'predict');
+      checkInput(this.#in[i], tensor, 'predict');
+      return [i, tensor.bytes];
+    });
+    const set = new Set(writes.map(([i]) => i));
+    const missing = this.#in.filter((_, i) => !set.has(i)).map((t) => `"${t.name}"`);
     if (missing.length) fail('WNN_ERR_NOT_FOUND', `predict: no value for input ${missing.join(', ')}`);
-    // Every check before any wasm memory is touched.
-    for (const [name, value] of Object.entries(inputs)) this._checkInput(this.inputIndex(name, 'predict'), value, 'predict');
-    const ex = this.createExecutor();
+    // 4. A private executor: from here on no caller code runs.
+    const ex = this.#createExecutor('predict');
     try {
-      for (const [name, value] of Object.entries(inputs)) ex.setInput(name, value);
+      for (const [i, bytes] of writes) executorWrite(ex, i, bytes);
       ex.run();
       const result = {};
-      for (const i of wanted) result[this._out[i].name] = ex.getOutput(i);
+      for (const i of wanted) result[this.#out[i].name] = ex.getOutput(i);
       return result;
     } finally {
-      ex.dispose();
+      executorDispose(ex);
     }
   }
 
   /** Index of the input with this exact name (or a checked index). */
-  inputIndex(nameOrIndex, context = 'inputIndex') { return this.#index(this._in, 'input', nameOrIndex, context); }
+  inputIndex(nameOrIndex) { return indexIn(this.#in, 'input', nameOrIndex, 'inputIndex'); }
 
   /** Index of the output with this exact name (or a checked index). */
-  outputIndex(nameOrIndex, context = 'outputIndex') { return this.#index(this._out, 'output', nameOrIndex, context); }
-
-  #index(list, kind, key, context) {
-    if (typeof key === 'number') {
-      if (Number.isInteger(key) && key >= 0 && key < list.length) return key;
-      fail('WNN_ERR_OUT_OF_RANGE', `${context}: ${kind} index ${key} out of range (the model has ${list.length} ${kind}s)`);
-    }
-    if (typeof key !== 'string') fail('WNN_ERR_INVALID_ARGUMENT', `${context}: ${kind} must be a name or an index, got ${describe(key)}`);
-    const i = list.findIndex((t) => t.name === key);
-    if (i < 0) fail('WNN_ERR_NOT_FOUND', `${context}: no ${kind} named "${key}" (the model's ${kind}s: ${list.map((t) => `"${t.name}"`).join(', ')})`);
-    return i;
-  }
-
-  /** @internal throws unless `array` fits input i: its TypedArray type and length. */
-  _checkInput(i, array, context) {
-    const info = this._in[i];
-    const want = ARRAYS[info.dtype];
-    const ok = array instanceof want ||
-      (info.dtype === 'float16' && typeof Float16Array !== 'undefined' && array instanceof Float16Array);
-    if (!ok) {
-      fail('WNN_ERR_DTYPE', `${context}: input "${info.name}" is ${info.dtype}, which takes ${want.name}; got ${describe(array)}`);
-    }
-    const count = info.shape.reduce((a, b) => a * b, 1);
-    if (array.length !== count) {
-      fail('WNN_ERR_SIZE', `${context}: input "${info.name}" of shape [${info.shape.join(', ')}] takes ${count} elements; got ${array.length}`);
-    }
-  }
+  outputIndex(nameOrIndex) { return indexIn(this.#out, 'output', nameOrIndex, 'outputIndex'); }
 
   /** Frees the model, its artifact copy and every executor it still has. Idempotent. */
   dispose() {
     if (!this.#handle) return;
-    for (const ex of [...this.#executors]) ex.dispose();
+    for (const ex of [...this.#executors]) executorDispose(ex);
     this.#rt.x.wnn_model_free(this.#handle);
     this.#rt.x.free(this.#data);
     this.#handle = 0;
@@ -382,37 +557,50 @@ export class Model {
 // ----------------------------------------------------------------- executor
 
 export class Executor {
-  #model; #rt; #handle; #onDispose; #inputPtr = []; #outputPtr = [];
+  #model; #rt; #handle; #onDispose; #in; #out; #inputPtr = []; #outputPtr = [];
 
-  constructor(model, rt, handle, onDispose) {
+  static {
+    executorDispose = (ex) => ex.#dispose();
+    executorWrite = (ex, i, bytes) => ex.#write(i, bytes);
+  }
+
+  constructor(model, rt, handle, onDispose, inputs, outputs) {
     this.#model = model;
     this.#rt = rt;
     this.#handle = handle;
     this.#onDispose = onDispose;
+    this.#in = inputs;
+    this.#out = outputs;
     // Inputs live in the arena at fixed addresses (setInput writes there;
     // memory growth never moves them).
-    for (let i = 0; i < model.inputs.length; i++) this.#inputPtr.push(rt.x.wnn_web_input_data(handle, i));
+    for (let i = 0; i < inputs.length; i++) this.#inputPtr.push(rt.x.wnn_web_input_data(handle, i));
   }
 
   get model() { return this.#model; }
   get disposed() { return !this.#handle; }
 
+  // The handle, or WNN_ERR_DISPOSED. (Disposing a model disposes its
+  // executors first, so a live executor has a live model.)
   #live(what) {
     if (!this.#handle) fail('WNN_ERR_DISPOSED', `${what}: the executor was disposed`);
-    this.#model._live(what);
     return this.#handle;
   }
 
-  /** Copies `array` into input `nameOrIndex`; its TypedArray type must match
-   * the input's dtype and its length the input's element count. */
-  setInput(nameOrIndex, array) {
+  /** Copies `data` into input `nameOrIndex`; its TypedArray type must match
+   * the input's dtype and its length the input's element count; `shape`, when
+   * given, must equal the input's shape. */
+  setInput(nameOrIndex, data, shape) {
+    const tensor = readTensor(data, shape, 'setInput'); // the caller's objects, read once
     this.#live('setInput');
-    const i = this.#model.inputIndex(nameOrIndex, 'setInput');
-    this.#model._checkInput(i, array, 'setInput');
-    const ptr = this.#inputPtr[i];
-    const nbytes = this.#model._in[i].nbytes;
-    new Uint8Array(this.#rt.memory.buffer, ptr, nbytes).set(new Uint8Array(array.buffer, array.byteOffset, nbytes));
+    const i = indexIn(this.#in, 'input', nameOrIndex, 'setInput');
+    checkInput(this.#in[i], tensor, 'setInput');
+    this.#write(i, tensor.bytes);
     return this;
+  }
+
+  // Copies bytes (already checked to be input i's nbytes) into input i.
+  #write(i, bytes) {
+    new Uint8Array(this.#rt.memory.buffer, this.#inputPtr[i], this.#in[i].nbytes).set(bytes);
   }
 
   /** Runs the graph once. */
@@ -426,24 +614,26 @@ export class Executor {
   /** Output `nameOrIndex` as {name, shape, dtype, data}. data is a copy, or
    * with {view: true} a view of wasm memory valid until the next run(),
    * dispose() or memory growth (any load or createExecutor). */
-  getOutput(nameOrIndex, options = {}) {
+  getOutput(nameOrIndex, options) {
+    const view = readViewOption(options, 'getOutput');
     const h = this.#live('getOutput');
-    const i = this.#model.outputIndex(nameOrIndex, 'getOutput');
+    const i = indexIn(this.#out, 'output', nameOrIndex, 'getOutput');
     if (this.#outputPtr[i] === undefined) {
       const p = this.#rt.x.wnn_web_output_data(h, i);
       if (!p) this.#rt.check(STATUS.indexOf('WNN_ERR_OUT_OF_RANGE'), 'getOutput', this.#rt.cstr(this.#rt.x.wnn_executor_errmsg(h)));
       this.#outputPtr[i] = p;
     }
-    return this.#tensor(this.#model._out[i], this.#outputPtr[i], options.view);
+    return this.#tensor(this.#out[i], this.#outputPtr[i], view);
   }
 
   /** Input `nameOrIndex` as the executor holds it: {name, shape, dtype, data},
    * a copy or with {view: true} a view (valid until the input is set again,
    * dispose() or memory growth). */
-  getInput(nameOrIndex, options = {}) {
+  getInput(nameOrIndex, options) {
+    const view = readViewOption(options, 'getInput');
     this.#live('getInput');
-    const i = this.#model.inputIndex(nameOrIndex, 'getInput');
-    return this.#tensor(this.#model._in[i], this.#inputPtr[i], options.view);
+    const i = indexIn(this.#in, 'input', nameOrIndex, 'getInput');
+    return this.#tensor(this.#in[i], this.#inputPtr[i], view);
   }
 
   #tensor(info, ptr, view) {
@@ -464,12 +654,19 @@ export class Executor {
    * `repeat` measurements of `number` runs each, `number` growing until one
    * measurement lasts at least minRepeatMs. Per-run milliseconds.
    */
-  timeEvaluator({ number = 1, repeat = 1, minRepeatMs = 0 } = {}) {
-    const h = this.#live('timeEvaluator');
+  timeEvaluator(options) {
+    const o = readOptions(options, 'timeEvaluator', ['number', 'repeat', 'minRepeatMs']);
+    let number = o.number === undefined ? 1 : o.number;
+    const repeat = o.repeat === undefined ? 1 : o.repeat;
+    const minRepeatMs = o.minRepeatMs === undefined ? 0 : o.minRepeatMs;
+    // Checked without coercion: a valueOf must not run once the executor is known alive.
     for (const [k, v] of [['number', number], ['repeat', repeat]]) {
-      if (!Number.isInteger(v) || v < 1) fail('WNN_ERR_INVALID_ARGUMENT', `timeEvaluator: ${k} must be an integer >= 1, got ${v}`);
+      if (!Number.isInteger(v) || v < 1) fail('WNN_ERR_INVALID_ARGUMENT', `timeEvaluator: ${k} must be an integer >= 1, got ${typeof v === 'number' ? v : describe(v)}`);
     }
-    if (!(minRepeatMs >= 0)) fail('WNN_ERR_INVALID_ARGUMENT', `timeEvaluator: minRepeatMs must be >= 0, got ${minRepeatMs}`);
+    if (typeof minRepeatMs !== 'number' || !(minRepeatMs >= 0) || minRepeatMs === Infinity) {
+      fail('WNN_ERR_INVALID_ARGUMENT', `timeEvaluator: minRepeatMs must be a finite number >= 0, got ${typeof minRepeatMs === 'number' ? minRepeatMs : describe(minRepeatMs)}`);
+    }
+    const h = this.#live('timeEvaluator');
     const x = this.#rt.x;
     const runOnce = () => {
       const s = x.wnn_executor_run(h);
@@ -499,6 +696,10 @@ export class Executor {
 
   /** Frees the executor's arena. Idempotent. */
   dispose() {
+    this.#dispose();
+  }
+
+  #dispose() {
     if (!this.#handle) return;
     this.#rt.x.wnn_executor_destroy(this.#handle);
     this.#handle = 0;

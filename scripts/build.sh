@@ -17,6 +17,10 @@ presets=("$@")
 [ ${#presets[@]} -gt 0 ] || presets=(native asan asan-clang web wasi)
 
 failed=()
+# The JS shim's enums come from include/wnn.h (scripts/gen-js-enums.mjs).
+if command -v node >/dev/null 2>&1; then
+  node scripts/gen-js-enums.mjs || failed+=("gen-js-enums")
+fi
 for p in "${presets[@]}"; do
   printf '== build %s\n' "$p"
   mkdir -p build

@@ -58,7 +58,13 @@ static inline int64_t wnn_ref_get_i(const wnn_tensor *t, int64_t i) {
   switch (t->dtype) {
     case WNN_DTYPE_I32: return ((const int32_t *)t->data)[i];
     case WNN_DTYPE_I64: return ((const int64_t *)t->data)[i];
-    case WNN_DTYPE_F32: return (int64_t)((const float *)t->data)[i];
+    case WNN_DTYPE_F32: {
+      /* Read for every dtype, used only for integer ones: a float that no
+       * int64 holds (NaN, inf, huge) must not be converted (undefined
+       * behaviour, which clang's UBSan reports). */
+      float f = ((const float *)t->data)[i];
+      return f > -9.2e18f && f < 9.2e18f ? (int64_t)f : 0;
+    }
     case WNN_DTYPE_I8: return ((const int8_t *)t->data)[i];
     case WNN_DTYPE_U8: return ((const uint8_t *)t->data)[i];
     default: return ((const uint8_t *)t->data)[i] != 0; /* bool */

@@ -367,6 +367,8 @@ test('timeEvaluator: TVM-shaped results and argument checks', { skip: !haveFixtu
   await rejects(() => ex.timeEvaluator({ number: 0 }), 'WNN_ERR_INVALID_ARGUMENT', /number must be an integer >= 1, got 0/);
   await rejects(() => ex.timeEvaluator({ repeat: 1.5 }), 'WNN_ERR_INVALID_ARGUMENT', /repeat/);
   await rejects(() => ex.timeEvaluator({ minRepeatMs: -1 }), 'WNN_ERR_INVALID_ARGUMENT', /minRepeatMs/);
+  await rejects(() => ex.timeEvaluator({ minRepeatMs: Infinity }), 'WNN_ERR_INVALID_ARGUMENT', /minRepeatMs must be a finite number/);
+  await rejects(() => ex.timeEvaluator({ number: '3' }), 'WNN_ERR_INVALID_ARGUMENT', /number must be an integer >= 1, got string/);
   m.dispose();
 });
 
@@ -394,6 +396,257 @@ test('dispose: disposed objects throw WNN_ERR_DISPOSED; dispose is idempotent', 
   await rejects(() => m.predict({ Input3: x }), 'WNN_ERR_DISPOSED', /^predict: the model was disposed$/);
   assert.equal(m.inputs[0].name, 'Input3', 'descriptions stay readable');
   if (typeof Symbol.dispose === 'symbol') assert.equal(m[Symbol.dispose], m.dispose);
+});
+
+// ------------------------------------------ hostile arguments (issue 18, item 5)
+//
+// A caller's object can run code when wnn reads it: a getter (a TypedArray
+// subclass's `length`), a Proxy trap, a valueOf. Such code can dispose the
+// executor or its model; the freed arena is then reused by another model's
+// executor. wnn reads every argument before it checks that the executor is
+// alive, and reads typed arrays through the built-in getters, so nothing it
+// writes or reads can land in memory another executor owns.
+
+// Two models in one wasm instance (the same artifact, mnist_like: the
+// allocator gives the second model's next executor memory that overlaps the
+// input of the first one's, freed) and an executor of the first. hijack() is
+// what a hostile getter does: dispose the first model, create an executor of
+// the second and set its input to -1s. victimUntouched() checks that
+// executor's input afterwards.
+const N = 784; // mnist_like's input, Input3 [1, 1, 28, 28]
+async function hijackSetup() {
+  const wasm = await WebAssembly.compile(fs.readFileSync(rel('dist/wnn.wasm')));
+  const a = await wnn.load(fixture('mnist_like'), { wasm });
+  const b = await wnn.load(fixture('mnist_like'), { wasm });
+  const s = { a, b, exA: a.createExecutor(), exB: null, calls: 0 };
+  const minusOnes = new Float32Array(N).fill(-1);
+  s.hijack = () => {
+    s.calls++;
+    if (s.exB) return;
+    a.dispose();
+    s.exB = b.createExecutor().setInput(0, minusOnes);
+  };
+  s.victimUntouched = () => {
+    if (!s.exB) return;
+    assert.deepEqual(s.exB.getInput(0).data, minusOnes, "another model's executor was written through a disposed one");
+  };
+  s.done = () => { a.dispose(); b.dispose(); };
+  return s;
+}
+
+// Runs fn and returns what it threw (or undefined).
+function thrown(fn) {
+  try {
+    fn();
+  } catch (e) {
+    return e;
+  }
+  return undefined;
+}
+
+const filled = (v, n = N) => new Float32Array(n).fill(v);
+
+test('hostile: setInput reads a typed array through the built-in getters, never its own length/buffer/byteOffset', { skip: !haveFixtures && NO_FIXTURES }, async () => {
+  const s = await hijackSetup();
+  // A subclass whose length getter disposes the model (and so the executor).
+  class Disposing extends Float32Array {
+    get length() { s.hijack(); return super.length; }
+  }
+  const e = thrown(() => s.exA.setInput(0, new Disposing(N).fill(7)));
+  s.victimUntouched();
+  assert.equal(s.calls, 0, 'setInput called the overridden length getter');
+  assert.equal(e, undefined, `setInput threw ${e}`);
+  assert.deepEqual(s.exA.getInput(0).data, filled(7));
+  // The same getter defined on an instance.
+  const own = filled(3);
+  Object.defineProperty(own, 'length', { get() { s.hijack(); return N; } });
+  s.exA.setInput(0, own);
+  s.victimUntouched();
+  assert.equal(s.calls, 0);
+  assert.deepEqual(s.exA.getInput(0).data, filled(3));
+  // An array-like object whose length getter disposes: not a typed array, refused unread.
+  const arrayLike = { get length() { s.hijack(); return N; }, buffer: new ArrayBuffer(N * 4), byteOffset: 0 };
+  await rejects(() => s.exA.setInput(0, arrayLike), 'WNN_ERR_DTYPE', /takes Float32Array; got Object/);
+  s.victimUntouched();
+  assert.equal(s.calls, 0);
+  // buffer and byteOffset that lie (pointing at another executor's memory)
+  // are not believed: the array's own elements are copied.
+  const other = s.b.createExecutor().setInput(0, filled(42));
+  const otherAt = other.getInput(0, { view: true }).data.byteOffset;
+  class Lying extends Float32Array {
+    get buffer() { return s.b.memory.buffer; }
+    get byteOffset() { return otherAt; }
+  }
+  s.exA.setInput(0, new Lying(N).fill(5));
+  assert.deepEqual(s.exA.getInput(0).data, filled(5), 'copied from where buffer/byteOffset claimed');
+  // A lying length makes a wrong-sized array neither fit nor a right one misfit.
+  class Long extends Float32Array { get length() { return N; } }
+  await rejects(() => s.exA.setInput(0, new Long(N - 1)), 'WNN_ERR_SIZE', new RegExp(`takes ${N} elements; got ${N - 1}`));
+  class Short extends Float32Array { get length() { return 3; } }
+  s.exA.setInput(0, new Short(N).fill(1));
+  assert.deepEqual(s.exA.getInput(0).data, filled(1));
+  s.done();
+});
+
+test('hostile: a Proxy, a shape or an options object whose code disposes gets WNN_ERR_DISPOSED, never a write or read of freed memory', { skip: !haveFixtures && NO_FIXTURES }, async () => {
+  // A Proxy of a Float32Array whose traps dispose: not a typed array.
+  let s = await hijackSetup();
+  const proxy = new Proxy(filled(9), {
+    get(target, key) { s.hijack(); const v = Reflect.get(target, key); return typeof v === 'function' ? v.bind(target) : v; },
+    getPrototypeOf(target) { s.hijack(); return Reflect.getPrototypeOf(target); },
+  });
+  let e = thrown(() => s.exA.setInput(0, proxy));
+  s.victimUntouched();
+  assert.ok(e instanceof wnn.WnnError, `setInput(proxy) threw ${e}`);
+  assert.ok(['WNN_ERR_DISPOSED', 'WNN_ERR_DTYPE'].includes(e.code), e.message);
+  s.done();
+  // A live executor gets the DTYPE error saying what it got.
+  s = await hijackSetup();
+  await rejects(() => s.exA.setInput(0, new Proxy(filled(0), {})), 'WNN_ERR_DTYPE', /takes Float32Array; got a Float32Array look-alike, not a TypedArray/);
+  s.done();
+
+  // A shape whose element getter disposes: read first, so the executor is
+  // found disposed before anything is copied.
+  s = await hijackSetup();
+  const shape = new Proxy([1, 1, 28, 28], { get(target, key) { if (key === '0') s.hijack(); return Reflect.get(target, key); } });
+  e = thrown(() => s.exA.setInput(0, filled(8), shape));
+  s.victimUntouched();
+  assert.equal(s.calls, 1, 'the shape was read once');
+  assert.ok(e instanceof wnn.WnnError && e.code === 'WNN_ERR_DISPOSED', `setInput with a disposing shape: ${e}`);
+  assert.match(e.message, /^setInput: the executor was disposed$/);
+  s.done();
+
+  // getOutput / getInput options whose `view` getter disposes: read before
+  // the pointer is used, so another executor's data is not handed out.
+  for (const method of ['getOutput', 'getInput']) {
+    s = await hijackSetup();
+    s.exA.setInput(0, filled(0.5)).run();
+    const options = { get view() { s.hijack(); s.exB.run(); return false; } };
+    e = thrown(() => s.exA[method](0, options));
+    assert.ok(e instanceof wnn.WnnError && e.code === 'WNN_ERR_DISPOSED', `${method} with a disposing option returned ${e ?? 'data'}`);
+    s.done();
+  }
+
+  // timeEvaluator: a minRepeatMs whose valueOf disposes is refused uncoerced
+  // (it used to be coerced after the liveness check, then the freed executor run).
+  s = await hijackSetup();
+  const sneaky = { valueOf() { s.hijack(); return 0; } };
+  await rejects(() => s.exA.timeEvaluator({ minRepeatMs: sneaky }), 'WNN_ERR_INVALID_ARGUMENT', /minRepeatMs must be a finite number >= 0/);
+  await rejects(() => s.exA.timeEvaluator({ number: sneaky }), 'WNN_ERR_INVALID_ARGUMENT', /number must be an integer/);
+  assert.equal(s.calls, 0);
+  assert.equal(s.exA.disposed, false);
+  // Options getters run once, before the liveness check.
+  const timing = { get number() { s.hijack(); return 1; } };
+  await rejects(() => s.exA.timeEvaluator(timing), 'WNN_ERR_DISPOSED', /^timeEvaluator: the executor was disposed$/);
+  s.victimUntouched();
+  s.done();
+
+  // An index or name is never coerced: an object with valueOf/toString is refused as it is.
+  s = await hijackSetup();
+  const key = { valueOf() { s.hijack(); return 0; }, toString() { s.hijack(); return 'Input3'; } };
+  await rejects(() => s.exA.setInput(key, filled(0)), 'WNN_ERR_INVALID_ARGUMENT', /input must be a name or an index, got Object/);
+  await rejects(() => s.exA.getOutput(key), 'WNN_ERR_INVALID_ARGUMENT', /output must be a name or an index/);
+  assert.equal(s.calls, 0);
+  s.done();
+});
+
+test('hostile: predict reads each input once; load reads bytes through the built-in getters; dispose cannot be skipped', { skip: !haveFixtures && NO_FIXTURES }, async () => {
+  let s = await hijackSetup();
+  // An input getter is read exactly once (it used to be read a second time,
+  // after predict had checked the model alive and made its executor).
+  let reads = 0;
+  class Disposing extends Float32Array {
+    get length() { s.hijack(); return super.length; }
+  }
+  const inputs = { get Input3() { reads++; return reads === 1 ? filled(0.5) : new Disposing(N); } };
+  const e = await s.a.predict(inputs).then(() => undefined, (err) => err);
+  s.victimUntouched();
+  assert.equal(reads, 1, 'predict read the input getter more than once');
+  assert.equal(e, undefined, `predict threw ${e}`);
+  // A getter that disposes the model: WNN_ERR_DISPOSED.
+  const disposing = { get Input3() { s.hijack(); return filled(0); } };
+  await rejects(() => s.a.predict(disposing), 'WNN_ERR_DISPOSED', /^predict: the model was disposed$/);
+  s.victimUntouched();
+  s.done();
+  // options.outputs is read once, before the liveness check.
+  s = await hijackSetup();
+  await rejects(() => s.a.predict({ Input3: filled(0) }, { get outputs() { s.hijack(); return [0]; } }), 'WNN_ERR_DISPOSED');
+  s.victimUntouched();
+  s.done();
+
+  // load: a Uint8Array whose length lies (short) used to size the allocation
+  // but not the copy: a heap overflow in wasm memory.
+  const good = fixture('mnist_like');
+  const keep = await wnn.load(good);
+  const x = filled(0.25);
+  const before = (await keep.predict({ Input3: x })).Plus214_Output_0.data;
+  class ShortBytes extends Uint8Array { get length() { return 16; } get byteLength() { return 16; } }
+  const lying = new ShortBytes(good.length);
+  lying.set(good);
+  const m = await wnn.load(lying);
+  assert.deepEqual(m.inputs, keep.inputs, 'the whole artifact was read');
+  assert.deepEqual((await keep.predict({ Input3: x })).Plus214_Output_0.data, before, 'another model in the instance is intact');
+  m.dispose();
+  // A DataView at an offset is read exactly.
+  const padded = new Uint8Array(good.length + 8);
+  padded.set(good, 8);
+  (await wnn.load(new DataView(padded.buffer, 8, good.length))).dispose();
+  // load options: read once, validated without coercion.
+  await rejects(() => wnn.load(good, { kernels: 'toString' }), 'WNN_ERR_INVALID_ARGUMENT', /options.kernels: "toString"/);
+  await rejects(() => wnn.load(good, { kernels: { toString: () => 'auto' } }), 'WNN_ERR_INVALID_ARGUMENT', /options.kernels: Object/);
+  await rejects(() => wnn.load(good, { onProgress: 42 }), 'WNN_ERR_INVALID_ARGUMENT', /onProgress/);
+  let optionReads = 0;
+  (await wnn.load(good, { get kernels() { optionReads++; return 'scalar'; } })).dispose();
+  assert.equal(optionReads, 1);
+  keep.dispose();
+
+  // Disposing a model disposes its executors even if a caller replaced their dispose().
+  const model = await wnn.load(good);
+  const stubborn = model.createExecutor();
+  stubborn.dispose = () => {};
+  model.dispose();
+  assert.equal(stubborn.disposed, true, "the model's dispose went through the executor's replaceable dispose()");
+  await rejects(() => stubborn.run(), 'WNN_ERR_DISPOSED');
+});
+
+test('setInput(name, data, shape) and predict({name: {data, shape}}) check the shape exactly', { skip: !haveFixtures && NO_FIXTURES }, async () => {
+  const m = await wnn.load(fixture('two_outputs'));
+  const ex = m.createExecutor();
+  const x = Float32Array.from({ length: 16 }, (_, i) => i / 8);
+  assert.equal(ex.setInput('gpu_0/data_0', x, [2, 8]), ex);
+  ex.setInput(0, x, m.inputs[0].shape); // the frozen shape of the model's own description
+  ex.setInput(0, x, Int32Array.from([2, 8]));
+  ex.setInput(0, x, undefined);
+  ex.setInput(0, x, null);
+  const kept = ex.getInput(0).data;
+  // Same element count, other shape: WNN_ERR_SHAPE naming the input, the expected and the given shape.
+  for (const shape of [[16], [8, 2], [1, 2, 8], [2, 8, 1], []]) {
+    const e = await rejects(() => ex.setInput(0, new Float32Array(16).fill(1), shape), 'WNN_ERR_SHAPE',
+      new RegExp(`^setInput: input "gpu_0/data_0" has shape \\[2, 8\\]; got shape \\[${shape.join(', ')}\\]$`));
+    assert.equal(e.status, 16, 'WNN_ERR_SHAPE is status 16 in include/wnn.h');
+  }
+  // The right shape with the wrong element count is a size error.
+  await rejects(() => ex.setInput(0, new Float32Array(15), [2, 8]), 'WNN_ERR_SIZE', /takes 16 elements; got 15/);
+  // Not a shape.
+  for (const bad of ['2,8', [2, '8'], [2, -8], [2, 8.5], [2, NaN], [2n, 8n], { 0: 2, 1: 8, length: 2 }, new Array(1000).fill(1)]) {
+    await rejects(() => ex.setInput(0, x, bad), 'WNN_ERR_INVALID_ARGUMENT', /setInput: shape must be an array of non-negative integers/);
+  }
+  assert.deepEqual(ex.getInput(0).data, kept, 'rejected calls left the input as it was');
+  // Without a shape only the element count is checked (as before).
+  ex.setInput(0, new Float32Array(16));
+  // predict: a TypedArray, or {data, shape}.
+  const plain = await m.predict({ 'gpu_0/data_0': x });
+  const shaped = await m.predict({ 'gpu_0/data_0': { data: x, shape: [2, 8] } });
+  assert.deepEqual(shaped, plain);
+  assert.deepEqual(await m.predict({ 'gpu_0/data_0': { data: x } }), plain, 'the shape is optional');
+  await rejects(() => m.predict({ 'gpu_0/data_0': { data: x, shape: [16] } }), 'WNN_ERR_SHAPE', /^predict: input "gpu_0\/data_0" has shape \[2, 8\]; got shape \[16\]$/);
+  await rejects(() => m.predict({ 'gpu_0/data_0': { data: new Int32Array(16), shape: [2, 8] } }), 'WNN_ERR_DTYPE', /got Int32Array/);
+  await rejects(() => m.predict({ 'gpu_0/data_0': { shape: [2, 8] } }), 'WNN_ERR_DTYPE', /got undefined/);
+  await rejects(() => m.predict({ 'gpu_0/data_0': { data: x, shape: 'x' } }), 'WNN_ERR_INVALID_ARGUMENT', /predict: shape must be/);
+  await rejects(() => m.predict({ 'gpu_0/data_0': Array.from(x) }), 'WNN_ERR_DTYPE', /got Array/);
+  await rejects(() => m.predict({ 'gpu_0/data_0': new DataView(x.buffer) }), 'WNN_ERR_DTYPE', /got DataView/);
+  assert.deepEqual(Object.keys(await m.predict({ 'gpu_0/data_0': x }, { outputs: [1] })), ['sigmoid_0.tmp_0'], 'outputs by index');
+  m.dispose();
 });
 
 test('many models in one instance, chained by name', { skip: !haveFixtures && NO_FIXTURES }, async () => {

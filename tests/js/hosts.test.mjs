@@ -9,12 +9,13 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import * as wnn from '../../js/wnn.js';
-import { parseNpy } from '../../examples/shared/npy.js';
+import { formatNpy, parseNpy } from '../../examples/shared/npy.js';
 import { summarize } from '../../examples/shared/report.js';
 import { EN_DICT, ctcDecode, imageFromNpy, ocr, textBoxes, textRows } from '../../examples/shared/ocr.js';
 import { untar } from '../../examples/shared/ppocr-setup.mjs';
@@ -169,13 +170,316 @@ test('workerd: examples/workerd serves inference over HTTP', async (t) => {
   }
   model.dispose();
 
-  // Errors come back as HTTP 400 with the WnnError's code.
+  // Client errors come back as 4xx with a WNN_ERR_* code (every case: the
+  // workerd tests below).
   const bad = await fetch(`${base}/predict`, { method: 'POST', body: fs.readFileSync(path.join(examples, 'input_0.npy')).subarray(0, 200) });
-  assert.equal(bad.status, 500, 'a truncated .npy is not a wnn error');
+  assert.equal(bad.status, 400, 'a truncated .npy is the client\'s error');
+  assert.equal((await bad.json()).code, 'WNN_ERR_TRUNCATED');
   const wrongName = await fetch(`${base}/predict?input=nope`, { method: 'POST', body });
   assert.equal(wrongName.status, 400);
   assert.equal((await wrongName.json()).code, 'WNN_ERR_NOT_FOUND');
   assert.equal((await fetch(`${base}/nowhere`)).status, 404);
+  child.kill();
+  await exited;
+});
+
+// ------------------------------------------ workerd: hostile requests and load
+
+// Reads a response as {status, code, error, headers} (code and error from the JSON body).
+async function answerOf(res) {
+  const text = await res.text();
+  let body = null;
+  try { body = JSON.parse(text); } catch { /* not JSON: reported by the assertion */ }
+  return { status: res.status, code: body?.code, error: body?.error, body, text, allow: res.headers.get('allow') };
+}
+
+// An .npy file with this header dictionary text and these data bytes.
+function npyWith(header, data = new Uint8Array(0), version = 1) {
+  const text = new TextEncoder().encode(header);
+  const pre = version === 1 ? 10 : 12;
+  const out = new Uint8Array(pre + text.length + data.length);
+  out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, version, 0]);
+  const dv = new DataView(out.buffer);
+  if (version === 1) dv.setUint16(8, text.length, true); else dv.setUint32(8, text.length, true);
+  out.set(text, pre);
+  out.set(data, pre + text.length);
+  return out;
+}
+
+// POSTs `chunks` without a Content-Length (Transfer-Encoding: chunked), all
+// of them at once: the server must cut the stream off by itself. (Small
+// enough to sit in the socket buffers, so the client is done writing before
+// the server answers and closes.) Resolves {status, code, error}.
+function postChunked(url, chunks) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/octet-stream' } });
+    let answered = false;
+    req.on('response', (res) => {
+      answered = true;
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => { text += d; });
+      res.on('end', () => {
+        req.destroy();
+        const body = JSON.parse(text);
+        resolve({ status: res.statusCode, code: body.code, error: body.error });
+      });
+      res.on('error', () => {});
+    });
+    req.on('error', (e) => { if (!answered) reject(e); });
+    for (const c of chunks) req.write(c);
+    req.end();
+  });
+}
+
+// POSTs only the head of a request that declares `length` bytes and waits
+// for the answer without sending a byte of the body.
+function postHeadOnly(url, length) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/octet-stream', 'content-length': length } });
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => { text += d; });
+      res.on('end', () => { req.destroy(); const body = JSON.parse(text); resolve({ status: res.statusCode, code: body.code, error: body.error }); });
+    });
+    req.on('error', reject);
+    req.flushHeaders();
+  });
+}
+
+// A raw HTTP/1.1 POST whose Content-Length claims more than it sends: the
+// client sends `sent` bytes, then closes its side.
+function postShort(port, path, declared, bytes) {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: ${declared}\r\nConnection: close\r\n\r\n`);
+      socket.end(bytes);
+    });
+    let raw = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (d) => { raw += d; });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1]);
+      const json = raw.slice(raw.indexOf('{'), raw.lastIndexOf('}') + 1);
+      let body = {};
+      try { body = JSON.parse(json); } catch { /* checked by the caller */ }
+      resolve({ status, code: body.code, error: body.error, raw });
+    });
+  });
+}
+
+// Kilobytes of resident memory of a process (Linux /proc), or null.
+function rssKb(pid) {
+  try {
+    return Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+  } catch {
+    return null;
+  }
+}
+
+// The bad requests the classifier worker must refuse, for a float32 input
+// `info` with the valid .npy `good`: [label, fetch init or path suffix, status, code, message pattern].
+function badRequests(info, good) {
+  const n = info.shape.reduce((a, b) => a * b, 1);
+  const dims = info.shape.join(', ');
+  const shape = info.shape.length === 1 ? `(${dims},)` : `(${dims})`;
+  const header = (descr, shapeText = shape, fortran = 'False') => `{'descr': '${descr}', 'fortran_order': ${fortran}, 'shape': ${shapeText}, }\n`;
+  const data = new Uint8Array(n * 4);
+  const post = (body, headers = {}) => ({ method: 'POST', body, headers: { 'content-type': 'application/octet-stream', ...headers } });
+  const filled = (v) => formatNpy({ shape: [...info.shape], dtype: 'float32', data: new Float32Array(n).fill(v) });
+  const oneInf = new Float32Array(n).fill(0.5);
+  oneInf[n >> 1] = -Infinity;
+  const junk = new Uint8Array(good.length + 100);
+  junk.set(good);
+  const garbage = new Uint8Array(good.length).map((_, i) => (i * 131 + 7) & 0xff);
+  const version9 = good.slice();
+  version9[6] = 9;
+  const lyingHeaderLength = good.slice();
+  new DataView(lyingHeaderLength.buffer).setUint16(8, 60000, true);
+  return [
+    ['an empty body', post(new Uint8Array(0)), 400, 'WNN_ERR_TRUNCATED', /empty/],
+    ['a truncated .npy', post(good.subarray(0, 200)), 400, 'WNN_ERR_TRUNCATED', new RegExp(`needs ${n * 4} bytes of data; the body holds ${200 - (good.length - n * 4)}`)],
+    ['a cut-off header', post(good.subarray(0, 40)), 400, 'WNN_ERR_TRUNCATED', /header claims/],
+    ['garbage', post(garbage), 400, 'WNN_ERR_BAD_MAGIC', /not a \.npy/],
+    ['version 9', post(version9), 400, 'WNN_ERR_VERSION', /version 9\.0/],
+    ['a header length past the body', post(lyingHeaderLength), 400, 'WNN_ERR_MALFORMED', /header of 60000 bytes/],
+    ['a header that is not a dictionary', post(npyWith("print('hello')\n", data)), 400, 'WNN_ERR_MALFORMED', /expected "\{"/],
+    ['an unknown header key', post(npyWith(`{'descr': '<f4', 'fortran_order': False, 'shape': ${shape}, 'evil': 1}\n`, data)), 400, 'WNN_ERR_MALFORMED', /unknown key 'evil'/],
+    ['1e11 elements claimed', post(npyWith(header('<f4', '(100000000000,)'), data)), 400, 'WNN_ERR_SHAPE', /has shape \[.*\]; the \.npy has shape \[100000000000\]/],
+    ['float64', post(npyWith(header('<f8'), new Uint8Array(n * 8).subarray(0, 2000))), 400, 'WNN_ERR_DTYPE', /'<f8'/],
+    ['big-endian float32', post(npyWith(header('>f4'), data)), 400, 'WNN_ERR_DTYPE', /'>f4'/],
+    ['int32 for a float32 input', post(npyWith(header('<i4'), data)), 400, 'WNN_ERR_DTYPE', new RegExp(`"${info.name}" is float32 .*holds int32`)],
+    ['Fortran order', post(npyWith(header('<f4', shape, 'True'), data)), 400, 'WNN_ERR_UNSUPPORTED', /fortran_order/],
+    [`[${n}] for [${dims}]`, post(npyWith(header('<f4', `(${n},)`), data)), 400, 'WNN_ERR_SHAPE', new RegExp(`has shape \\[${dims}\\]; the \\.npy has shape \\[${n}\\]`)],
+    ['bytes after the data', post(junk), 400, 'WNN_ERR_SIZE', /100 bytes after the/],
+    ['all NaN', post(filled(NaN)), 400, 'WNN_ERR_INVALID_ARGUMENT', new RegExp(`input "${info.name}": element 0 is NaN`)],
+    ['an infinity', post(formatNpy({ shape: [...info.shape], dtype: 'float32', data: oneInf })), 400, 'WNN_ERR_INVALID_ARGUMENT', new RegExp(`element ${n >> 1} is -Infinity`)],
+    ['a JSON body', post('{"pixels": []}', { 'content-type': 'application/json' }), 415, 'WNN_ERR_UNSUPPORTED', /Content-Type application\/json/],
+    ['a GET', { method: 'GET' }, 405, 'WNN_ERR_UNSUPPORTED', /GET \/predict: use POST/],
+    ['an unknown input name', { ...post(good), path: '/predict?input=nope' }, 400, 'WNN_ERR_NOT_FOUND', /nope/],
+    ['an unknown path', { ...post(good), path: '/nowhere' }, 404, 'WNN_ERR_NOT_FOUND', /no route/],
+  ];
+}
+
+const request = (base, [label, init]) => fetch(`${base}${init.path ?? '/predict'}`, init).then(answerOf).then((a) => ({ label, ...a }));
+
+function refused(got, [label, , status, code, pattern]) {
+  assert.equal(got.status, status, `${label}: status ${got.status} ${got.text}`);
+  assert.equal(got.code, code, `${label}: code (${got.error})`);
+  assert.match(got.error, pattern, label);
+  if (status === 405) assert.equal(got.allow, 'POST');
+}
+
+test('workerd: every bad request gets its 4xx and WNN_ERR code; bodies are bounded before they are read', async (t) => {
+  if (prepared) return t.skip(prepared);
+  const problem = binaryProblem('workerd');
+  if (problem) return t.skip(problem);
+  const { child, base, info, exited } = await startWorkerd(t, 'examples/workerd/config.capnp', 30);
+  const input = info.inputs[0];
+  if (info.inputs.length !== 1 || input.dtype !== 'float32') return t.skip(`the prepared model's inputs are not one float32 tensor: ${JSON.stringify(info.inputs)}`);
+  const good = new Uint8Array(fs.readFileSync(path.join(examples, 'input_0.npy')));
+  for (const c of badRequests(input, good)) refused(await request(base, c), c);
+
+  // Sizes: the limit is the input's bytes plus 1024 for the header.
+  const limit = input.shape.reduce((a, b) => a * b, 1) * 4 + 1024;
+  const big = 50 * 1024 * 1024;
+  const before = rssKb(child.pid);
+  // A declared 50 MB body is refused from its Content-Length alone: not a byte of it is sent.
+  const declared = await postHeadOnly(`${base}/predict`, big);
+  assert.deepEqual([declared.status, declared.code], [413, 'WNN_ERR_SIZE'], declared.error);
+  assert.match(declared.error, new RegExp(`is ${big} bytes; this endpoint takes at most ${limit}`));
+  // Eight parallel bodies over the limit without a Content-Length (a valid
+  // .npy, then 256 kB of junk, in 4 kB chunks): each stream is cut off once
+  // it passes the limit. (request.js's reading of a 50 MB stream is checked
+  // chunk by chunk in the next test.)
+  const junk = Array.from({ length: 64 }, () => new Uint8Array(4096).fill(0x41));
+  const streamed = await Promise.all(Array.from({ length: 8 }, () => postChunked(`${base}/predict`, [good, ...junk])));
+  for (const r of streamed) {
+    assert.deepEqual([r.status, r.code], [413, 'WNN_ERR_SIZE'], r.error);
+    assert.match(r.error, new RegExp(`is over ${limit} bytes`));
+  }
+  // A valid .npy and 50 MB more, declared: refused from the Content-Length.
+  const tail = await postHeadOnly(`${base}/predict`, good.length + big);
+  assert.deepEqual([tail.status, tail.code], [413, 'WNN_ERR_SIZE'], tail.error);
+  // Chunked and within the limit: read to its end and served.
+  const inPieces = await postChunked(`${base}/predict`, [good.subarray(0, 100), good.subarray(100, 1000), good.subarray(1000)]);
+  assert.equal(inPieces.status, 200, inPieces.error);
+  // A Content-Length that claims more than the client sends.
+  const short = await postShort(Number(new URL(base).port), '/predict', good.length, good.subarray(0, 100));
+  assert.equal(short.status, 400, short.raw);
+  assert.equal(short.code, 'WNN_ERR_TRUNCATED');
+  const after = rssKb(child.pid);
+  if (before && after) t.diagnostic(`workerd RSS around the 50 MB requests: ${before} kB -> ${after} kB`);
+  // The server is fine afterwards.
+  const ok = await fetch(`${base}/predict`, { method: 'POST', body: good, headers: { 'content-type': 'application/octet-stream' } });
+  assert.equal(ok.status, 200);
+  sameReport((await ok.json()).report, 'workerd');
+  child.kill();
+  await exited;
+});
+
+test('workerd: request.js reads a 50 MB stream only up to its limit; its .npy reader is strict', async () => {
+  const { readBody, parseNpyHeader, npyData, ClientError, NPY_HEADER_MAX } = await import('../../examples/workerd/request.js');
+  // A 50 MB body made on demand, 64 kB per pull, counting what is pulled.
+  const big = 50 * 1024 * 1024;
+  let pulled = 0;
+  let cancelled = false;
+  const stream = new ReadableStream({
+    pull(c) { if (pulled >= big) { c.close(); return; } pulled += 65536; c.enqueue(new Uint8Array(65536)); },
+    cancel() { cancelled = true; },
+  }, { highWaterMark: 0 });
+  const req = new Request('http://127.0.0.1/predict', { method: 'POST', body: stream, duplex: 'half', headers: { 'content-type': 'application/octet-stream' } });
+  const limit = 3136 + NPY_HEADER_MAX;
+  const e = await readBody(req, limit).then(() => null, (err) => err);
+  assert.ok(e instanceof ClientError, String(e));
+  assert.deepEqual([e.status, e.code], [413, 'WNN_ERR_SIZE']);
+  assert.ok(pulled <= 2 * 65536, `${pulled} bytes pulled for a ${limit}-byte limit`);
+  assert.ok(cancelled, 'the stream was cancelled');
+  // A declared Content-Length over the limit: refused before the body is touched.
+  let touched = false;
+  const lazy = new ReadableStream({ pull(c) { touched = true; c.close(); } }, { highWaterMark: 0 });
+  const declared = new Request('http://127.0.0.1/predict', { method: 'POST', body: lazy, duplex: 'half', headers: { 'content-length': String(big) } });
+  const d = await readBody(declared, limit).then(() => null, (err) => err);
+  assert.deepEqual([d?.status, d?.code], [413, 'WNN_ERR_SIZE']);
+  assert.equal(touched, false);
+  // Strict .npy: what NumPy writes is read; anything else is refused with its code.
+  const good = formatNpy({ shape: [1, 1, 28, 28], dtype: 'float32', data: new Float32Array(784).fill(0.5) });
+  const header = parseNpyHeader(good);
+  assert.deepEqual([header.dtype, header.shape], ['float32', [1, 1, 28, 28]]);
+  assert.deepEqual(npyData(good, header), new Float32Array(784).fill(0.5));
+  assert.deepEqual(parseNpyHeader(npyWith("{'descr': '|u1', 'fortran_order': False, 'shape': (2L, 3L), }\n", new Uint8Array(6))).shape, [2, 3], 'Python 2 longs');
+  assert.deepEqual(parseNpyHeader(npyWith("{'descr': '<f4', 'fortran_order': False, 'shape': (), }\n", new Uint8Array(4), 2)).shape, [], 'version 2.0, a scalar');
+  const refusedWith = (bytes, code) => {
+    const err = (() => { try { npyData(bytes, parseNpyHeader(bytes)); } catch (x) { return x; } return null; })();
+    assert.ok(err instanceof ClientError, `${code}: ${err}`);
+    assert.equal(err.code, code, err.message);
+    assert.equal(err.status, 400);
+  };
+  refusedWith(good.subarray(0, 5), 'WNN_ERR_TRUNCATED');
+  refusedWith(npyWith("{'descr': '<f4', 'fortran_order': False, 'shape': (784), }\n", new Uint8Array(3136)), 'WNN_ERR_MALFORMED');
+  refusedWith(npyWith("{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (784,), }\n", new Uint8Array(3136)), 'WNN_ERR_MALFORMED');
+  refusedWith(npyWith("{'descr': '<f4', 'fortran_order': False, 'shape': (784,), }\nX", new Uint8Array(3136)), 'WNN_ERR_MALFORMED');
+  refusedWith(npyWith("{'descr': '<f4', 'fortran_order': False, 'shape': (100000000000,), }\n", new Uint8Array(16)), 'WNN_ERR_TRUNCATED');
+  refusedWith(npyWith("{'descr': '<U4', 'fortran_order': False, 'shape': (1,), }\n", new Uint8Array(16)), 'WNN_ERR_DTYPE');
+});
+
+test('workerd: 3,000 requests, 8 at a time, good and bad mixed: every answer checked', async (t) => {
+  if (prepared) return t.skip(prepared);
+  const problem = binaryProblem('workerd');
+  if (problem) return t.skip(problem);
+  const { child, base, info, exited } = await startWorkerd(t, 'examples/workerd/config.capnp', 30);
+  const input = info.inputs[0];
+  if (info.inputs.length !== 1 || input.dtype !== 'float32') return t.skip(`the prepared model's inputs are not one float32 tensor: ${JSON.stringify(info.inputs)}`);
+  const goodNpy = new Uint8Array(fs.readFileSync(path.join(examples, 'input_0.npy')));
+  const base7 = parseNpy(goodNpy).data;
+  // 16 distinct inputs and what this process computes for each with the same wasm.
+  const model = await wnn.load(path.join(examples, 'model.wnn'));
+  const variants = [];
+  for (let k = 0; k < 16; k++) {
+    const data = base7.map((v, i) => v * (1 + k / 8) + ((i * 31 + k) % 7));
+    const out = await model.predict({ [input.name]: { data, shape: input.shape } });
+    variants.push({
+      body: formatNpy({ shape: [...input.shape], dtype: 'float32', data }),
+      outputs: Object.values(out).map((o) => ({ name: o.name, shape: o.shape, data: Array.from(o.data, Number) })),
+      report: summarize(model, out, 'workerd'),
+    });
+  }
+  model.dispose();
+  const bad = badRequests(input, goodNpy);
+  const TOTAL = 3000;
+  const CONCURRENCY = 8;
+  const rss = [];
+  let next = 0;
+  let good = 0;
+  let refusedCount = 0;
+  async function worker() {
+    while (next < TOTAL) {
+      const i = next++;
+      if (i % 500 === 0) rss.push([i, rssKb(child.pid)]);
+      if (i % 5 === 4) {
+        // Every fifth request is a bad one, each case in turn.
+        const c = bad[(i / 5 | 0) % bad.length];
+        refused(await request(base, c), c);
+        refusedCount++;
+        continue;
+      }
+      const v = variants[i % variants.length];
+      const res = await fetch(`${base}/predict`, { method: 'POST', body: v.body, headers: { 'content-type': 'application/octet-stream' } });
+      assert.equal(res.status, 200, `request ${i}`);
+      const answer = await res.json();
+      assert.deepEqual(answer.outputs.map((o) => ({ name: o.name, shape: o.shape, data: o.data })), v.outputs, `request ${i}: same wasm, same numbers`);
+      assert.deepEqual(answer.report, v.report, `request ${i}: report`);
+      good++;
+    }
+  }
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  rss.push([TOTAL, rssKb(child.pid)]);
+  assert.equal(good + refusedCount, TOTAL);
+  assert.equal(refusedCount, TOTAL / 5);
+  if (rss.every(([, kb]) => kb)) t.diagnostic(`workerd RSS (kB) by request: ${rss.map(([i, kb]) => `${i}: ${kb}`).join(', ')}`);
+  assert.equal(child.exitCode, null, 'workerd still runs');
   child.kill();
   await exited;
 });
@@ -458,7 +762,35 @@ test('workerd: examples/workerd/ocr.capnp reads images over HTTP', async (t) => 
   // A float32 tensor is not an image: 400 with the reason.
   const bad = await fetch(`${base}/ocr`, { method: 'POST', body: fs.readFileSync(path.join(examples, 'input_0.npy')) });
   assert.equal(bad.status, 400);
-  assert.match((await bad.json()).error, /want uint8 \[height, width, 3\] RGB, got float32/);
+  const badAnswer = await bad.json();
+  assert.match(badAnswer.error, /want uint8 \[height, width, 3\] RGB, got float32/);
+  assert.equal(badAnswer.code, 'WNN_ERR_DTYPE');
+  // The image input gets the classifier's treatment: strict .npy, bounded body, 4xx with a code.
+  const image = new Uint8Array(fs.readFileSync(path.join(examples, 'ocr-image.npy')));
+  const [h, w] = parseNpy(image).shape;
+  const maxPixels = 4 * info.detector.inputs[0].shape[2] * info.detector.inputs[0].shape[3];
+  const withJunk = new Uint8Array(image.length + 7);
+  withJunk.set(image);
+  const rgba = formatNpy({ shape: [h, w, 4], dtype: 'uint8', data: new Uint8Array(h * w * 4) });
+  const tooMany = npyWith(`{'descr': '|u1', 'fortran_order': False, 'shape': (${maxPixels}, 2, 3), }\n`, new Uint8Array(1000));
+  const cases = [
+    ['an empty body', { method: 'POST', body: new Uint8Array(0) }, 400, 'WNN_ERR_TRUNCATED', /empty/],
+    ['a truncated image', { method: 'POST', body: image.subarray(0, 5000) }, 400, 'WNN_ERR_TRUNCATED', /needs \d+ bytes of data/],
+    ['garbage', { method: 'POST', body: new Uint8Array(5000).fill(1) }, 400, 'WNN_ERR_BAD_MAGIC', /not a \.npy/],
+    ['bytes after the image', { method: 'POST', body: withJunk }, 400, 'WNN_ERR_SIZE', /7 bytes after/],
+    ['four channels', { method: 'POST', body: rgba }, 400, 'WNN_ERR_SHAPE', /want uint8 \[height, width, 3\] RGB, got uint8 \[\d+, \d+, 4\]/],
+    ['too many pixels claimed', { method: 'POST', body: tooMany }, 400, 'WNN_ERR_SHAPE', new RegExp(`takes 1 to ${maxPixels} pixels`)],
+    ['a GET', { method: 'GET' }, 405, 'WNN_ERR_UNSUPPORTED', /use POST/],
+  ];
+  for (const [label, init, status, code, pattern] of cases) {
+    const got = await fetch(`${base}/ocr`, init).then(answerOf);
+    assert.equal(got.status, status, `${label}: ${got.text}`);
+    assert.equal(got.code, code, label);
+    assert.match(got.error, pattern, label);
+  }
+  const huge = await postHeadOnly(`${base}/ocr`, 50 * 1024 * 1024);
+  assert.deepEqual([huge.status, huge.code], [413, 'WNN_ERR_SIZE'], huge.error);
+
   assert.equal((await fetch(`${base}/nowhere`)).status, 404);
   child.kill();
   await exited;
