@@ -3,12 +3,28 @@
  * order, graph outputs under their ONNX names. The builder prepares every
  * node again, plans memory and loads the artifact it wrote as a self-check. */
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "importer/passes.h"
 #include "wnn_builder.h"
+
+/* The name of the first attribute whose value holds a number that is not
+ * finite (anywhere inside it: lists, tensor data), or NULL. */
+static bool has_nonfinite(const cJSON *j) {
+  if (cJSON_IsNumber(j)) return !isfinite(j->valuedouble);
+  for (const cJSON *c = j ? j->child : NULL; c; c = c->next)
+    if (has_nonfinite(c)) return true;
+  return false;
+}
+
+static const char *nonfinite_attr(const cJSON *attrs) {
+  for (const cJSON *a = attrs ? attrs->child : NULL; a; a = a->next)
+    if (has_nonfinite(a)) return a->string ? a->string : "";
+  return NULL;
+}
 
 static wnn_status param(wnn_ir_graph *g, wnn_builder *b, int v, int *map) {
   if (map[v] >= 0) return WNN_OK;
@@ -56,6 +72,15 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, void **artifact, si
       ins[k] = map[v];
     }
     if (st) break;
+    /* JSON has no NaN or infinity (cJSON would print null): an attribute that
+     * still holds one here, not folded away, cannot be stored. */
+    const char *bad = nonfinite_attr(n->attrs);
+    if (bad) {
+      st = wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true,
+                            "attribute '%s' holds NaN or an infinity, which the artifact format "
+                            "cannot store", bad);
+      break;
+    }
     char *attrs = cJSON_GetArraySize(n->attrs) ? cJSON_PrintUnformatted(n->attrs) : NULL;
     st = wnn_builder_add_node(b, n->op_type, n->name[0] ? n->name : NULL, ins, n->num_inputs,
                               attrs, n->num_outputs, outs);

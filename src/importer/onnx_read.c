@@ -245,6 +245,17 @@ static void adopt(wnn_ir_graph *g, int id, wnn_dtype dt, int ndim, const int64_t
   if (ndim) memcpy(v->dims, dims, (size_t)ndim * sizeof *dims);
 }
 
+/* A JSON number that may be NaN or infinite: cJSON_CreateNumber converts its
+ * argument to int, which is undefined for NaN, so such a value is stored after
+ * creation. The importer's passes read valuedouble (a -inf fill folds to its
+ * constant); emit.c refuses one that would reach the artifact. */
+static cJSON *json_number(double x) {
+  if (isfinite(x)) return cJSON_CreateNumber(x);
+  cJSON *j = cJSON_CreateNumber(0);
+  if (j) j->valuedouble = x;
+  return j;
+}
+
 /* A tensor attribute as {"dtype","shape","data"}. */
 static wnn_status tensor_json(wnn_ir_graph *g, const Onnx__TensorProto *t, const char *what,
                               const char *base_dir, cJSON **out) {
@@ -269,7 +280,7 @@ static wnn_status tensor_json(wnn_ir_graph *g, const Onnx__TensorProto *t, const
       case WNN_DTYPE_I8: x = ((int8_t *)data)[i]; break;
       default: x = ((uint8_t *)data)[i]; break;
     }
-    ok = cJSON_AddItemToArray(arr, cJSON_CreateNumber(x));
+    ok = cJSON_AddItemToArray(arr, json_number(x));
   }
   wnn_ir_free_data(data);
   if (ok) {
@@ -318,12 +329,12 @@ static wnn_status attr_json(wnn_ir_graph *g, const wnn_ir_node *n, const Onnx__A
   snprintf(what, sizeof what, "node %d '%s' (%s) attribute '%s'", n->index, n->name, n->op_type,
            a->name);
   switch (type) {
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT: j = cJSON_CreateNumber(a->f); break;
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT: j = json_number(a->f); break;
     case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT: j = cJSON_CreateNumber((double)a->i); break;
     case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING: j = string_json(a->s); break;
     case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS:
       j = cJSON_CreateArray();
-      for (size_t i = 0; j && i < a->n_floats; i++) cJSON_AddItemToArray(j, cJSON_CreateNumber(a->floats[i]));
+      for (size_t i = 0; j && i < a->n_floats; i++) cJSON_AddItemToArray(j, json_number(a->floats[i]));
       break;
     case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS:
       j = cJSON_CreateArray();

@@ -38,7 +38,13 @@ static wnn_status check_scalar(wnn_prepare_ctx *ctx, const char *op, const signe
                                bool *per_out) {
   const int i = in[slot];
   if (per_out) *per_out = false;
-  if (i < 0 || i >= ctx->num_inputs || !wnn_has_input(ctx, i)) return WNN_OK;
+  if (i < 0 || i >= ctx->num_inputs || !wnn_has_input(ctx, i)) {
+    /* Zero points are optional; scales (the float32 ones) are required: run
+     * reads them (an omitted one was read through NULL, found by fuzzing). */
+    if (want == WNN_DTYPE_F32)
+      return wnn_op_fail(ctx, WNN_ERR_MALFORMED, "%s: input %s is required but omitted", op, name);
+    return WNN_OK;
+  }
   const wnn_tdesc *t = &ctx->inputs[i];
   if (want == WNN_DTYPE_INVALID ? !is_q8(t->dtype) : t->dtype != want)
     return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input %d (%s) is %s, expected %s", op, i, name,

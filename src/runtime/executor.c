@@ -151,7 +151,8 @@ wnn_status wnn_executor_set_input(wnn_executor *ex, int index, const DLTensor *t
   if ((st = check_tensor(ex, "input", &m->values[v], index, t))) return st;
   void *home = ex->arena + m->values[v].offset;
   if (ex->ptr[v] != home) point(ex, v, home); /* it was borrowed until now */
-  memmove(home, (const uint8_t *)t->data + t->byte_offset, m->values[v].nbytes);
+  if (m->values[v].nbytes) /* an empty tensor's data may be NULL */
+    memmove(home, (const uint8_t *)t->data + t->byte_offset, m->values[v].nbytes);
   return WNN_OK;
 }
 
@@ -340,7 +341,7 @@ wnn_status wnn_executor_copy_output(wnn_executor *ex, int index, void *dst, size
   if (nbytes != v->nbytes)
     return fail(ex, WNN_ERR_SIZE, "output %d (%s) is %zu bytes; the destination holds %zu", index,
                 v->name, v->nbytes, nbytes);
-  memcpy(dst, ex->ptr[ex->model->outputs[index]], nbytes);
+  if (nbytes) memcpy(dst, ex->ptr[ex->model->outputs[index]], nbytes); /* an empty one may be NULL */
   return WNN_OK;
 }
 
@@ -365,7 +366,8 @@ wnn_status wnn_model_predict(const wnn_model *m, const DLTensor *inputs, int num
   if (!st) st = wnn_executor_run(ex);
   for (int i = 0; !st && i < num_outputs; i++) {
     const wnn_value *v = &m->values[m->outputs[i]];
-    memcpy((uint8_t *)outputs[i].data + outputs[i].byte_offset, ex->ptr[m->outputs[i]], v->nbytes);
+    if (v->nbytes) /* an empty output's pointer may be NULL */
+      memcpy((uint8_t *)outputs[i].data + outputs[i].byte_offset, ex->ptr[m->outputs[i]], v->nbytes);
   }
   wnn_executor_destroy(ex);
   return st;

@@ -636,12 +636,44 @@ static wnn_status read_graph(wnn_model *m, const cJSON *g, const uint8_t *weight
   return st;
 }
 
+/* Parses a JSON section strictly: cJSON takes any byte up to 32, NUL
+ * included, for white space and ignores what follows the value, so a section
+ * with a raw control character anywhere (never valid JSON text: inside strings
+ * they must be escaped) or with bytes after the value is refused here. The
+ * metadata is handed to the caller as a C string, which a NUL would cut. */
+static wnn_status parse_section(const wnn_section *s, const char *what, const char *section,
+                                cJSON **out) {
+  const unsigned char *p = s->data;
+  for (size_t i = 0; i < s->size; i++)
+    if (p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
+      return fail(WNN_ERR_MALFORMED, "%s: the %s section holds the control byte 0x%02x at byte %zu",
+                  what, section, p[i], i);
+  const char *end = NULL;
+  cJSON *j = cJSON_ParseWithLengthOpts((const char *)p, s->size, &end, 0);
+  if (!j && wnn_json_out_of_memory())
+    return fail(WNN_ERR_OUT_OF_MEMORY, "%s: out of memory parsing the %s section", what, section);
+  if (!j) {
+    const char *at = cJSON_GetErrorPtr();
+    return fail(WNN_ERR_MALFORMED, "%s: the %s section is not valid JSON (near byte %zu)", what,
+                section, at ? (size_t)(at - (const char *)p) : (size_t)0);
+  }
+  size_t used = end ? (size_t)(end - (const char *)p) : s->size;
+  for (size_t i = used; i < s->size; i++)
+    if (p[i] != ' ' && p[i] != '\t' && p[i] != '\n' && p[i] != '\r') {
+      cJSON_Delete(j);
+      return fail(WNN_ERR_MALFORMED, "%s: bytes follow the JSON value of the %s section (from byte %zu)",
+                  what, section, i);
+    }
+  *out = j;
+  return WNN_OK;
+}
+
 static wnn_status read_metadata(wnn_model *m, const wnn_section *s) {
-  cJSON *meta = cJSON_ParseWithLength((const char *)s->data, s->size);
+  cJSON *meta = NULL;
+  wnn_status st = parse_section(s, "metadata", "METADATA", &meta);
+  if (st) return st;
   int ok = cJSON_IsObject(meta);
   cJSON_Delete(meta);
-  if (!ok && wnn_json_out_of_memory())
-    return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory parsing metadata");
   if (!ok) return fail(WNN_ERR_MALFORMED, "metadata: the METADATA section is not a JSON object");
   m->metadata = wnn_strndup(&m->allocator, (const char *)s->data, s->size);
   return m->metadata ? WNN_OK : fail(WNN_ERR_OUT_OF_MEMORY, "out of memory copying metadata");
@@ -711,14 +743,9 @@ wnn_status wnn_model_load(const void *data, size_t size, const wnn_load_options 
   wnn_json_begin(a);
   st = read_metadata(m, &c.metadata);
   if (!st) {
-    cJSON *graph = cJSON_ParseWithLength((const char *)c.graph.data, c.graph.size);
-    if (!graph && wnn_json_out_of_memory())
-      st = fail(WNN_ERR_OUT_OF_MEMORY, "out of memory parsing the graph");
-    else if (!graph)
-      st = fail(WNN_ERR_MALFORMED, "graph: the GRAPH section is not valid JSON (near byte %zu)",
-                (size_t)(cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() - (const char *)c.graph.data : 0));
-    else
-      st = read_graph(m, graph, weights, c.weights.size);
+    cJSON *graph = NULL;
+    st = parse_section(&c.graph, "graph", "GRAPH", &graph);
+    if (!st) st = read_graph(m, graph, weights, c.weights.size);
     cJSON_Delete(graph);
   }
   wnn_json_end();

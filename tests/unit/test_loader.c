@@ -277,6 +277,79 @@ TEST(malformed_json) {
   free_artifact(buf, size);
 }
 
+/* Found by fuzz_loader: cJSON took a NUL (any byte up to 32) for white space
+ * and ignored bytes after the value, so METADATA "{}\0junk" loaded, the model
+ * returned a cut string and freed it with a size other than it allocated
+ * (a counting allocator sees that); trailing garbage after GRAPH loaded too. */
+static void expect_metadata(const char *meta, size_t len, wnn_status want, const char *needle) {
+  wnn_section_data sec[2] = {{WNN_SECTION_GRAPH, relu_graph, strlen(relu_graph)},
+                             {WNN_SECTION_METADATA, meta, len}};
+  size_t size;
+  uint8_t *buf = wnn_container_write(&wnn_default_allocator, sec, 2, &size);
+  expect_load(buf, size, 0, want, needle);
+  free_artifact(buf, size);
+}
+
+/* An allocator that checks every free gives back the size it was given. */
+typedef struct sized {
+  void *ptr[256];
+  size_t size[256];
+  int bad_frees;
+} sized;
+
+static void *sized_alloc(void *user, size_t size, size_t align) {
+  sized *z = user;
+  if (align < sizeof(void *)) align = sizeof(void *);
+  void *p = aligned_alloc(align, (size + align - 1) / align * align);
+  for (int i = 0; p && i < 256; i++)
+    if (!z->ptr[i]) {
+      z->ptr[i] = p, z->size[i] = size;
+      break;
+    }
+  return p;
+}
+
+static void sized_free(void *user, void *ptr, size_t size, size_t align) {
+  (void)align;
+  sized *z = user;
+  for (int i = 0; ptr && i < 256; i++)
+    if (z->ptr[i] == ptr) {
+      if (z->size[i] != size) z->bad_frees++;
+      z->ptr[i] = NULL;
+    }
+  free(ptr);
+}
+
+TEST(json_sections_are_strict) {
+  expect_metadata("{}\0junk", 7, WNN_ERR_MALFORMED, "control byte 0x00");
+  expect_metadata("\0{}", 3, WNN_ERR_MALFORMED, "control byte 0x00");
+  expect_metadata("{\"a\":\"b\x01\"}", 10, WNN_ERR_MALFORMED, "control byte 0x01");
+  expect_metadata("{} x", 4, WNN_ERR_MALFORMED, "bytes follow");
+  expect_metadata("{}{}", 4, WNN_ERR_MALFORMED, "bytes follow");
+  expect_metadata(" \t{\"a\": 1}\r\n ", 13, WNN_OK, NULL);
+  char g[2048];
+  snprintf(g, sizeof g, "%s]", relu_graph);
+  expect_graph(g, WNN_ERR_MALFORMED, "GRAPH");
+  snprintf(g, sizeof g, "%s\n", relu_graph);
+  expect_graph(g, WNN_OK, NULL);
+  /* What loads returns the whole metadata, and frees what it allocated. */
+  wnn_section_data sec[2] = {{WNN_SECTION_GRAPH, relu_graph, strlen(relu_graph)},
+                             {WNN_SECTION_METADATA, "{\"k\": [1, 2]}", 13}};
+  size_t size;
+  uint8_t *buf = wnn_container_write(&wnn_default_allocator, sec, 2, &size);
+  static sized z;
+  memset(&z, 0, sizeof z);
+  wnn_allocator checking = {sized_alloc, sized_free, &z};
+  wnn_load_options opt = {0, WNN_KERNELS_AUTO, &checking};
+  wnn_model *m = NULL;
+  CHECK_OK(wnn_model_load(buf, size, &opt, &m));
+  CHECK(m && !strcmp(wnn_model_metadata(m), "{\"k\": [1, 2]}"));
+  wnn_model_free(m);
+  CHECK(z.bad_frees == 0);
+  for (int i = 0; i < 256; i++) CHECK(z.ptr[i] == NULL);
+  free_artifact(buf, size);
+}
+
 /* relu_graph with one substring replaced. */
 static void expect_edit(const char *from, const char *to, wnn_status want, const char *needle) {
   char g[2048];
@@ -524,6 +597,7 @@ int main(void) {
   RUN(unknown_codec);
   RUN(unknown_sections);
   RUN(malformed_json);
+  RUN(json_sections_are_strict);
   RUN(unknown_op_code);
   RUN(unknown_attribute);
   RUN(wrong_field_types);
