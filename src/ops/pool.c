@@ -120,6 +120,14 @@ static wnn_status pool_prepare(wnn_prepare_ctx *ctx, const char *op, int kind,
  * its flat input position; average divides by the input elements in the
  * window or, with count_include_pad, by the window positions inside the
  * padded input. */
+/* How many of the taps k = 0 .. k_count - 1 at start + k * dil lie below
+ * limit. */
+static size_t taps_below(size_t limit, size_t start, size_t dil, size_t k_count) {
+  if (limit <= start) return 0;
+  const size_t n = (limit - start + dil - 1) / dil;
+  return n < k_count ? n : k_count;
+}
+
 static void pool3d(const wnn_pool3d_geom *g, size_t planes, bool is_max, bool count_pad,
                    bool col_major, const float *x, float *y, int64_t *indices) {
   const size_t in_plane = g->in[0] * g->in[1] * g->in[2];
@@ -131,15 +139,16 @@ static void pool3d(const wnn_pool3d_geom *g, size_t planes, bool is_max, bool co
           const size_t at[3] = {od, oh, ow};
           size_t lo[3], hi[3], padded = 1; /* input window [lo, hi) after clipping */
           for (int d = 0; d < 3; d++) {
-            const size_t start = at[d] * g->stride[d]; /* in padded coordinates */
-            size_t n_in = 0, first = 0, n_pad = 0;
-            for (size_t k = 0; k < g->k[d]; k++) {
-              const size_t pos = start + k * g->dil[d];
-              if (pos < g->in[d] + g->pad[d] + g->pad_end[d]) n_pad++;
-              if (pos < g->pad[d] || pos - g->pad[d] >= g->in[d]) continue;
-              if (n_in++ == 0) first = k;
-            }
-            lo[d] = first, hi[d] = first + n_in, padded *= n_pad;
+            /* Tap k sits at start + k * dil in padded coordinates; the taps
+             * inside the input, and those inside the padded input, are each
+             * one run of k, counted in O(1): a loop over the taps cost
+             * O(kernel) per output, seconds for a tiny input with a huge
+             * kernel and pads (found by fuzz_importer). */
+            const size_t start = at[d] * g->stride[d], dil = g->dil[d], k = g->k[d];
+            const size_t first = taps_below(g->pad[d], start, dil, k);
+            const size_t end = taps_below(g->pad[d] + g->in[d], start, dil, k);
+            lo[d] = first, hi[d] = end > first ? end : first;
+            padded *= taps_below(g->in[d] + g->pad[d] + g->pad_end[d], start, dil, k);
           }
           /* lo/hi index kernel taps; the taps in between are all inside. */
           float max = -INFINITY, sum = 0.0f;
