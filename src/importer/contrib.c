@@ -566,9 +566,9 @@ static wnn_status attention(rw *r) {
     if (cJSON_GetArraySize(sizes) != 3)
       return fail(r, WNN_ERR_BAD_ATTRIBUTE, "attribute 'qkv_hidden_sizes' has %d values; it must "
                   "have 3", cJSON_GetArraySize(sizes));
-    q = (int64_t)cJSON_GetArrayItem(sizes, 0)->valuedouble;
-    k = (int64_t)cJSON_GetArrayItem(sizes, 1)->valuedouble;
-    v = (int64_t)cJSON_GetArrayItem(sizes, 2)->valuedouble;
+    q = wnn_ir_json_int(cJSON_GetArrayItem(sizes, 0), 0);
+    k = wnn_ir_json_int(cJSON_GetArrayItem(sizes, 1), 0);
+    v = wnn_ir_json_int(cJSON_GetArrayItem(sizes, 2), 0);
     if (q != k || q <= 0 || v <= 0 || q + k + v != w->dims[1])
       return fail(r, WNN_ERR_BAD_ATTRIBUTE, "attribute 'qkv_hidden_sizes' is [%lld, %lld, %lld]; Q "
                   "and K must be equal, and the three must add up to the %lld columns of input 1 "

@@ -253,6 +253,13 @@ void wnn_ir_free_data(void *p) {
   free(base);
 }
 
+int64_t wnn_ir_json_int(const cJSON *j, int64_t dflt) {
+  if (!cJSON_IsNumber(j) || j->valuedouble != j->valuedouble) return dflt;
+  if (j->valuedouble >= 9223372036854775807.0) return INT64_MAX;
+  if (j->valuedouble <= -9223372036854775808.0) return INT64_MIN;
+  return (int64_t)j->valuedouble;
+}
+
 int64_t wnn_ir_numel(const wnn_ir_value *v) { return wnn_shape_numel(v->ndim, v->dims); }
 
 wnn_status wnn_ir_check_bytes(wnn_ir_graph *g, const wnn_ir_node *n, const char *what, int ndim,

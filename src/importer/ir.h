@@ -139,6 +139,10 @@ wnn_status wnn_ir_add_node(wnn_ir_graph *g, int before, const char *op_type, con
                            const int *outputs, int num_outputs, struct cJSON *attrs,
                            int *node_id);
 
+/* An integer attribute's JSON number as int64, saturated (NaN: dflt): a cast
+ * of a double outside int64 (INT64_MAX reads back as 2^63) is undefined. */
+int64_t wnn_ir_json_int(const struct cJSON *j, int64_t dflt);
+
 /* 64-byte aligned memory for constant data (never NULL for size 0 unless out
  * of memory or over the budget), released with wnn_ir_free_data. */
 void *wnn_ir_alloc_data(size_t size);

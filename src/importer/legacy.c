@@ -216,7 +216,7 @@ wnn_status wnn_legacy_rewrite(wnn_ir_graph *g, int id) {
   } else if (is(n, "TopK") && opset < 10) {
     cJSON *k = attr(n, "k");
     if (k) {
-      int64_t kv = (int64_t)k->valuedouble, one = 1;
+      int64_t kv = wnn_ir_json_int(k, 0), one = 1;
       drop_attr(n, "k");
       st = set_const_input(g, id, 1, WNN_DTYPE_I64, 1, &one, &kv);
     }
@@ -302,11 +302,11 @@ wnn_status wnn_legacy_rewrite_shaped(wnn_ir_graph *g, int id, int *inserted) {
   const wnn_ir_value *x = &g->values[n->inputs[0]];
   int rank = x->ndim;
   cJSON *a = attr(n, "axis");
-  int64_t axis = a ? (int64_t)a->valuedouble : 1;
+  int64_t axis = wnn_ir_json_int(a, 1);
   if (axis < 0) axis += rank;
   if (axis < 0 || axis > rank || rank == 0)
     return wnn_ir_node_fail(g, n, WNN_ERR_BAD_ATTRIBUTE, false, "axis %lld for a rank-%d input",
-                            (long long)(a ? (int64_t)a->valuedouble : 1), rank);
+                            (long long)wnn_ir_json_int(a, 1), rank);
   cJSON *one = cJSON_CreateNumber(axis == rank ? 0 : axis);
   if (!one) return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
   if (a) cJSON_ReplaceItemInObjectCaseSensitive(n->attrs, "axis", one);

@@ -22,7 +22,7 @@ static wnn_status fold_shape(wnn_ir_graph *g, wnn_ir_node *n) {
   } else {
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(n->attrs, "start");
     const cJSON *b = cJSON_GetObjectItemCaseSensitive(n->attrs, "end");
-    int64_t r = x->ndim, start = a ? (int64_t)a->valuedouble : 0, end = b ? (int64_t)b->valuedouble : r;
+    int64_t r = x->ndim, start = wnn_ir_json_int(a, 0), end = wnn_ir_json_int(b, r);
     if (start < 0) start += r;
     if (end < 0) end += r;
     start = start < 0 ? 0 : start > r ? r : start;

@@ -97,7 +97,7 @@ static bool conv_ints(const wnn_ir_node *n, const char *name, int count, int64_t
   for (int k = 0; k < count; k++) {
     const cJSON *e = cJSON_GetArrayItem(a, k);
     if (!cJSON_IsNumber(e)) return false;
-    out[k] = (int64_t)e->valuedouble;
+    out[k] = wnn_ir_json_int(e, 0);
   }
   return true;
 }
@@ -131,7 +131,7 @@ static wnn_status fold_one(wnn_ir_graph *g, int id, bool *done) {
     return WNN_OK;
   int64_t group, dil[2], strides[2], pads[4], kernel[2];
   const cJSON *ga = cJSON_GetObjectItemCaseSensitive(conv->attrs, "group");
-  group = cJSON_IsNumber(ga) ? (int64_t)ga->valuedouble : 1;
+  group = wnn_ir_json_int(ga, 1);
   if (group != 1 || !conv_ints(conv, "dilations", 2, 1, dil) || dil[0] != 1 || dil[1] != 1 ||
       !conv_ints(conv, "strides", 2, 1, strides) || !conv_ints(conv, "pads", 4, 0, pads) ||
       !conv_ints(conv, "kernel_shape", 2, 0, kernel))
