@@ -603,7 +603,9 @@ test('hostile: predict reads each input once; load reads bytes through the built
   // Disposing a model disposes its executors even if a caller replaced their dispose().
   const model = await wnn.load(good);
   const stubborn = model.createExecutor();
-  stubborn.dispose = () => {};
+  // The hostile caller's override under test (not a placeholder): a dispose()
+  // that does nothing. model.dispose() must free the executor without calling it.
+  stubborn.dispose = function noOpDisposeOverride() {};
   model.dispose();
   assert.equal(stubborn.disposed, true, "the model's dispose went through the executor's replaceable dispose()");
   await rejects(() => stubborn.run(), 'WNN_ERR_DISPOSED');
