@@ -1,6 +1,7 @@
 /*
- * Microbenchmark of every f32 variant of kernels.inc's core families (GEMM,
- * Conv 3x3 as im2col + GEMM, element-wise, depthwise conv, pools, softmax,
+ * Microbenchmark of every f32 variant of kernels.inc's core families (the
+ * GEMM through its driver with each instruction set's kernels, Conv 3x3 as
+ * im2col + GEMM, element-wise, depthwise conv, pools, softmax,
  * layer normalization, 2-D transpose of 4-byte elements) and
  * of the machine's peak mul+add throughput, natively or as a WASI module.
  *
@@ -8,8 +9,9 @@
  *   cmake --build build/native && build/native/bench/bench_kernels
  * wasm with SIMD128 (scalar and SIMD variants, and the SIMD128 peak):
  *   clang --target=wasm32-wasi -nostdlibinc -isystem /usr/include/wasm32-wasi \
- *       -O3 -msimd128 -ffp-contract=off -Iinclude -Isrc bench/kernels/bench_kernels.c \
- *       src/kernels/f32_*.c -lm -o /tmp/bench_kernels.wasm
+ *       -O3 -msimd128 -ffp-contract=off -Iinclude -Isrc -isystem .deps/include \
+ *       bench/kernels/bench_kernels.c src/ops/gemm_driver.c src/ops/select.c \
+ *       src/kernels/[fsx]*.c -lm -o /tmp/bench_kernels.wasm
  *   node wasm/run-wasi.mjs /tmp/bench_kernels.wasm
  * (bench/kernels/run-wasm.sh does both steps.)
  *
@@ -31,6 +33,7 @@
 #include <time.h>
 
 #include "kernels/kernels.h"
+#include "ops/op_internal.h"
 
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
@@ -149,16 +152,33 @@ static const gemm_shape SHAPES[] = {
     {"batch-8 fully connected (Gemm transB)", 8, 1000, 1280, true},
 };
 
-static void bench_gemm(const char *name, wnn_f32_gemm_ukernel *fn, const gemm_shape *s) {
+/* The GEMM as the ops call it: the driver (src/ops/gemm_driver.c) with the
+ * tiles one wnn_kernels setting selects. */
+typedef struct gemm_driver {
+  const char *name;
+  wnn_kernels kernels;
+  wnn_f32_im2col_tile_ukernel *im2col; /* the same instruction set's, for Conv */
+} gemm_driver;
+static const gemm_driver GEMMS[] = {
+    {"f32_gemm scalar tiles", WNN_KERNELS_SCALAR, wnn_f32_im2col_tile__scalar},
+#if defined(__wasm_simd128__)
+    {"f32_gemm wasmsimd tiles", WNN_KERNELS_AUTO, wnn_f32_im2col_tile__wasmsimd},
+#endif
+};
+#define NUM_GEMMS (sizeof GEMMS / sizeof GEMMS[0])
+
+static void bench_gemm(const gemm_driver *d, const gemm_shape *s) {
+  const char *name = d->name;
+  const wnn_f32_gemm_config g = wnn_select_f32_gemm(d->kernels);
   float *a = filled(s->m * s->k), *b = filled(s->k * s->n), *c = filled(s->m * s->n);
   const wnn_f32_gemm_params p = {1.0f, 0.0f, -INFINITY, INFINITY};
   double best = 1e30, total = 0;
   for (int rep = 0; rep < 1000 && (total < 0.2 || rep < 3); rep++) {
     const double t0 = now_s();
     if (s->trans_b)
-      fn(s->m, s->n, s->k, a, s->k, 1, b, 1, s->k, NULL, c, s->n, &p);
+      wnn_f32_gemm(&g, s->m, s->n, s->k, a, s->k, 1, b, 1, s->k, NULL, c, s->n, &p);
     else
-      fn(s->m, s->n, s->k, a, s->k, 1, b, s->n, 1, NULL, c, s->n, &p);
+      wnn_f32_gemm(&g, s->m, s->n, s->k, a, s->k, 1, b, s->n, 1, NULL, c, s->n, &p);
     const double dt = now_s() - t0;
     total += dt;
     best = dt < best ? dt : best;
@@ -174,9 +194,11 @@ static void bench_gemm(const char *name, wnn_f32_gemm_ukernel *fn, const gemm_sh
 /* Conv 3x3, pad 1, stride 1 on c x h x w into m channels: im2col + GEMM, as
  * the Conv op runs it, over tiles of `tile` output pixels (0: all of them,
  * one K x H*W im2col matrix, as Conv did before it tiled). */
-static void bench_conv3x3(const char *gemm_name, wnn_f32_gemm_ukernel *gemm,
-                          wnn_f32_im2col_tile_ukernel *im2col, size_t c, size_t h, size_t w,
-                          size_t m, size_t tile) {
+static void bench_conv3x3(const gemm_driver *d, size_t c, size_t h, size_t w, size_t m,
+                          size_t tile) {
+  const char *gemm_name = d->name;
+  const wnn_f32_gemm_config g = wnn_select_f32_gemm(d->kernels);
+  wnn_f32_im2col_tile_ukernel *im2col = d->im2col;
   const wnn_window2d win = {h, w, h, w, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1};
   const size_t k = c * 9, n = h * w, t = tile && tile < n ? tile : n;
   float *x = filled(c * h * w), *wt = filled(m * k), *bias = filled(m);
@@ -188,7 +210,7 @@ static void bench_conv3x3(const char *gemm_name, wnn_f32_gemm_ukernel *gemm,
     for (size_t p0 = 0; p0 < n; p0 += t) {
       const size_t np = n - p0 < t ? n - p0 : t;
       im2col(c, x, p0, np, col, &win);
-      gemm(m, np, k, wt, k, 1, col, np, 1, bias, y + p0, n, &p);
+      wnn_f32_gemm(&g, m, np, k, wt, k, 1, col, np, 1, bias, y + p0, n, &p);
     }
     const double dt = now_s() - t0;
     total += dt;
@@ -207,10 +229,6 @@ static void bench_conv3x3(const char *gemm_name, wnn_f32_gemm_ukernel *gemm,
 
 /* The tile Conv chooses for K rows (src/ops/conv.c: a K x tile panel of at
  * most TILE_BYTES, a multiple of 32 pixels). */
-/* The im2col tile kernel of each instruction set, to pair with its GEMM. */
-#define IM2COL_SCALAR wnn_f32_im2col_tile__scalar
-#define IM2COL_WASMSIMD wnn_f32_im2col_tile__wasmsimd
-
 static size_t conv_tile(size_t k, size_t budget) {
   size_t t = budget / sizeof(float) / k / 32 * 32;
   return t < 32 ? 32 : t;
@@ -405,16 +423,17 @@ static void bench_first_layers(void) {
     float *y = filled(m * pixels), *col = filled(k * tile);
     const wnn_f32_gemm_params gp = {1.0f, 0.0f, -INFINITY, INFINITY};
     const double flops = 2.0 * (double)m * (double)pixels * (double)k;
-#define SMALLC_IM2COL(gemm, im2col)                                                      \
-    for (size_t p0 = 0; p0 < pixels; p0 += tile) {                                        \
-      const size_t np = pixels - p0 < tile ? pixels - p0 : tile;                           \
-      im2col(L[i].c, x, p0, np, col, &w);                                                  \
-      gemm(m, np, k, wt, k, 1, col, np, 1, bias, y + p0, pixels, &gp);                     \
+    for (size_t d = 0; d < NUM_GEMMS; d++) {
+      const wnn_f32_gemm_config g = wnn_select_f32_gemm(GEMMS[d].kernels);
+      char label[64];
+      snprintf(label, sizeof label, "im2col+%s", GEMMS[d].name);
+      TIME_CASE(label, L[i].what, flops, "gflops",
+                for (size_t p0 = 0; p0 < pixels; p0 += tile) {
+                  const size_t np = pixels - p0 < tile ? pixels - p0 : tile;
+                  GEMMS[d].im2col(L[i].c, x, p0, np, col, &w);
+                  wnn_f32_gemm(&g, m, np, k, wt, k, 1, col, np, 1, bias, y + p0, pixels, &gp);
+                });
     }
-#define WNN_F32_GEMM(name, isa, mr, nr) WNN_IF_ISA(isa, TIME_CASE("im2col+" #name, L[i].what, \
-    flops, "gflops", SMALLC_IM2COL(name, IM2COL_##isa));)
-#include "kernels/kernels.inc"
-#undef SMALLC_IM2COL
     free(x), free(wt), free(bias), free(y), free(col);
   }
 }
@@ -432,8 +451,7 @@ int main(int argc, char **argv) {
   bench_peak_simd128();
 #endif
   for (size_t s = 0; part(argc, argv, "gemm") && s < sizeof SHAPES / sizeof SHAPES[0]; s++) {
-#define WNN_F32_GEMM(name, isa, mr, nr) WNN_IF_ISA(isa, bench_gemm(#name, name, &SHAPES[s]);)
-#include "kernels/kernels.inc"
+    for (size_t d = 0; d < NUM_GEMMS; d++) bench_gemm(&GEMMS[d], &SHAPES[s]);
   }
   /* Each GEMM with the im2col of its instruction set, untiled and tiled. */
   static const struct { size_t c, h, w, m; } CONV[] = {
@@ -442,9 +460,8 @@ int main(int argc, char **argv) {
   for (size_t i = 0; part(argc, argv, "conv") && i < sizeof CONV / sizeof CONV[0]; i++)
     for (size_t b = 0; b < sizeof BUDGET / sizeof BUDGET[0]; b++) {
       const size_t tile = BUDGET[b] ? conv_tile(CONV[i].c * 9, BUDGET[b]) : 0;
-#define WNN_F32_GEMM(name, isa, mr, nr) WNN_IF_ISA(isa, bench_conv3x3(#name, name, IM2COL_##isa, \
-      CONV[i].c, CONV[i].h, CONV[i].w, CONV[i].m, tile);)
-#include "kernels/kernels.inc"
+      for (size_t d = 0; d < NUM_GEMMS; d++)
+        bench_conv3x3(&GEMMS[d], CONV[i].c, CONV[i].h, CONV[i].w, CONV[i].m, tile);
     }
   if (part(argc, argv, "elementwise")) bench_elementwise();
   if (part(argc, argv, "windows")) bench_windows();

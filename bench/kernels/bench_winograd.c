@@ -9,7 +9,7 @@
  *   clang --target=wasm32-wasi -nostdlibinc -isystem /usr/include/wasm32-wasi \
  *       -Os -DNDEBUG -msimd128 -ffp-contract=off -std=c11 -Iinclude -Isrc \
  *       -isystem .deps/include -Wl,-z,stack-size=1048576 bench/kernels/bench_winograd.c \
- *       src/ops/conv_winograd.c src/ops/select.c \
+ *       src/ops/conv_winograd.c src/ops/gemm_driver.c src/ops/select.c \
  *       $(ls src/kernels | grep '[.]c$' | sed 's|^|src/kernels/|') -lm \
  *       -o /tmp/bench_winograd.wasm
  *   node wasm/run-wasi.mjs /tmp/bench_winograd.wasm [FILTER]
@@ -118,7 +118,7 @@ static size_t panel_pixels(size_t k, size_t pixels) {
 
 static double time_method(int method, const layer *l, const wnn_window2d *win, const float *x,
                           const float *w, const float *bias, float *y, float *col, void *scratch) {
-  wnn_f32_gemm_ukernel *gemm = wnn_select_f32_gemm(WNN_KERNELS_AUTO);
+  const wnn_f32_gemm_config gemm = wnn_select_f32_gemm(WNN_KERNELS_AUTO);
   wnn_f32_im2col_tile_ukernel *im2col =
       IM2COL_TILE[sizeof IM2COL_TILE / sizeof IM2COL_TILE[0] - 1];
   const wnn_f32_gemm_params gp = {1.0f, 0.0f, -INFINITY, INFINITY};
@@ -130,7 +130,7 @@ static double time_method(int method, const layer *l, const wnn_window2d *win, c
       for (size_t p0 = 0; p0 < n; p0 += tile) {
         const size_t np = n - p0 < tile ? n - p0 : tile;
         im2col(l->in_c, x, p0, np, col, win);
-        gemm(l->out_c, np, k, w, k, 1, col, np, 1, bias, y + p0, n, &gp);
+        wnn_f32_gemm(&gemm, l->out_c, np, k, w, k, 1, col, np, 1, bias, y + p0, n, &gp);
       }
     } else {
       wnn_conv_winograd_run_tile(win, l->in_c, l->out_c, x, w, bias, y, -INFINITY, INFINITY,

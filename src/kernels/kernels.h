@@ -17,24 +17,37 @@
 
 /* ------------------------------------------------------------------- GEMM */
 
-/* c[i][j] = clamp(alpha * sum_p a[i][p] * b[p][j] + beta * c[i][j] + bias[i],
- *                 min, max)
- * for i < m, j < n, p < k, where
+/* One row panel of
+ *   c[i][j] = clamp(alpha * sum_p a[i][p] * b[p][j] + beta * c[i][j] + bias[i],
+ *                   min, max)
+ * for i < mr, j < nc, p < k, where
  *   a[i][p] = a[i * a_rs + p * a_cs]   (transposed A: swap the strides)
  *   b[p][j] = b[p * b_rs + j * b_cs]
  *   c[i][j] = c[i * c_rs + j].
- * With beta == 0, c is not read (it may hold anything, NaN included). bias may
- * be NULL (no bias); otherwise it has m entries (Conv's per-channel bias: one
- * per row of c). Any m, n, k; k == 0 leaves only the bias and beta terms. */
+ * A variant named ..._MRxNR takes at most MR rows (1 <= mr <= MR) and any
+ * nc >= 1, and computes them in MR x NR register tiles from left to right (a
+ * ragged last tile with fewer columns). Its layout (kernels.inc) says which B
+ * it reads: ROWS needs b_cs == 1 (row-major B: Conv's im2col and 1x1,
+ * MatMul), COLS needs b_rs == 1 (B transposed: Gemm with transB), ANY takes
+ * any strides. Every variant sums each output from 0 over k in increasing
+ * order, one rounded multiply and one rounded add per step, then the same
+ * epilogue, so all variants give the same bits. With beta == 0, c is not read
+ * (it may hold anything, NaN included). bias may be NULL (no bias); otherwise
+ * it has mr entries (Conv's per-channel bias: one per row of c). k == 0
+ * leaves only the bias and beta terms. The driver that walks a whole matrix
+ * in panels and column blocks is wnn_f32_gemm (src/ops/gemm_driver.c). */
 typedef struct wnn_f32_gemm_params {
   float alpha, beta;
   float min, max;  /* -INFINITY, INFINITY: no clamp */
 } wnn_f32_gemm_params;
 
-typedef void wnn_f32_gemm_ukernel(size_t m, size_t n, size_t k, const float *a, size_t a_rs,
+typedef void wnn_f32_gemm_ukernel(size_t mr, size_t nc, size_t k, const float *a, size_t a_rs,
                                   size_t a_cs, const float *b, size_t b_rs, size_t b_cs,
                                   const float *bias, float *c, size_t c_rs,
                                   const wnn_f32_gemm_params *params);
+
+/* The layouts of B in kernels.inc's GEMM rows. */
+enum { WNN_GEMM_B_ANY = 0, WNN_GEMM_B_ROWS = 1, WNN_GEMM_B_COLS = 2 };
 
 /* ------------------------------------------------------ sliding windows (2-D) */
 
@@ -147,7 +160,7 @@ typedef void wnn_xx_fill_ukernel(size_t nbytes, const uint8_t *pattern, uint8_t 
 
 /* ------------------------------------------------------------ declarations */
 
-#define WNN_F32_GEMM(name, isa, mr, nr) wnn_f32_gemm_ukernel name;
+#define WNN_F32_GEMM(name, isa, mr, nr, layout) wnn_f32_gemm_ukernel name;
 #define WNN_F32_IM2COL(name, isa) wnn_f32_im2col_ukernel name;
 #define WNN_F32_IM2COL_TILE(name, isa) wnn_f32_im2col_tile_ukernel name;
 #define WNN_F32_DWCONV(name, isa) wnn_f32_dwconv_ukernel name;

@@ -230,9 +230,11 @@ wnn_status wnn_conv_run(const wnn_run_ctx *ctx) {
         const size_t np = out_plane - p0 < p->tile ? out_plane - p0 : p->tile;
         if (p->method == WNN_CONV_IM2COL) {
           p->im2col_tile(cg, xg, p0, np, ctx->scratch, win);
-          p->gemm(mg, np, k, wg, k, 1, ctx->scratch, np, 1, bg, yg + p0, out_plane, &gp);
+          wnn_f32_gemm(&p->gemm, mg, np, k, wg, k, 1, ctx->scratch, np, 1, bg, yg + p0,
+                       out_plane, &gp);
         } else { /* direct GEMM: the input planes are B */
-          p->gemm(mg, np, k, wg, k, 1, xg + p0, out_plane, 1, bg, yg + p0, out_plane, &gp);
+          wnn_f32_gemm(&p->gemm, mg, np, k, wg, k, 1, xg + p0, out_plane, 1, bg, yg + p0,
+                       out_plane, &gp);
         }
         if (p->act) p->act(mg, np, yg + p0, out_plane, &pa->act);
       }

@@ -219,7 +219,7 @@ void wnn_conv_winograd_run_tile(const wnn_window2d *win, size_t in_c, size_t out
                                 size_t m) {
   const wino_plan p = make_plan(win, in_c, out_c, m);
   const wino_kernels k = select_kernels(kernels, m);
-  wnn_f32_gemm_ukernel *gemm = wnn_select_f32_gemm(kernels);
+  const wnn_f32_gemm_config gemm = wnn_select_f32_gemm(kernels);
   const wnn_f32_gemm_params gp = {.alpha = 1.0f, .beta = 0.0f, .min = -INFINITY, .max = INFINITY};
   float *const s = scratch;
   float *const u = s + p.u, *const v = s + p.v, *const mm = s + p.mm;
@@ -261,8 +261,8 @@ void wnn_conv_winograd_run_tile(const wnn_window2d *win, size_t in_c, size_t out
       }
       /* The products, one GEMM per position. */
       for (size_t pos = 0; pos < p.npos; pos++)
-        gemm(on, tn8, in_c, u + pos * u_ps, in_c, 1, v + pos * v_ps, tb, 1, NULL,
-             mm + pos * m_ps, tb, &gp);
+        wnn_f32_gemm(&gemm, on, tn8, in_c, u + pos * u_ps, in_c, 1, v + pos * v_ps, tb, 1, NULL,
+                     mm + pos * m_ps, tb, &gp);
       /* Output transforms, 4 tiles at a time. */
       for (size_t q = 0; q < tn; q += 4) {
         const size_t t = t0 + q;

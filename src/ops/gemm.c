@@ -81,7 +81,7 @@ wnn_status wnn_gemm_run(const wnn_run_ctx *ctx) {
   /* A is m x k, or k x m when transposed; B is k x n, or n x k. */
   const size_t a_rs = p->trans_a ? 1 : p->k, a_cs = p->trans_a ? p->m : 1;
   const size_t b_rs = p->trans_b ? 1 : p->n, b_cs = p->trans_b ? p->k : 1;
-  p->gemm(p->m, p->n, p->k, a, a_rs, a_cs, b, b_rs, b_cs, NULL, y, p->n, &gp);
+  wnn_f32_gemm(&p->gemm, p->m, p->n, p->k, a, a_rs, a_cs, b, b_rs, b_cs, NULL, y, p->n, &gp);
   if (p->act) p->act(1, p->m * p->n, y, p->m * p->n, &pa->act);
   return WNN_OK;
 }
@@ -154,8 +154,8 @@ wnn_status wnn_matmul_run(const wnn_run_ctx *ctx) {
   for (int i = 0; i < p->batch_ndim; i++) count *= p->batch_dims[i];
   size_t a_off = 0, b_off = 0;
   for (size_t t = 0; t < count; t++) {
-    p->gemm(p->m, p->n, p->k, a + a_off, p->k, 1, b + b_off, p->n, 1, NULL, y + t * p->m * p->n,
-            p->n, &gp);
+    wnn_f32_gemm(&p->gemm, p->m, p->n, p->k, a + a_off, p->k, 1, b + b_off, p->n, 1, NULL,
+                 y + t * p->m * p->n, p->n, &gp);
     /* Odometer over the batch dims, innermost fastest. */
     for (int i = p->batch_ndim - 1; i >= 0; i--) {
       a_off += p->a_bs[i], b_off += p->b_bs[i];

@@ -250,7 +250,8 @@ wnn_status wnn_convtranspose_run(const wnn_run_ctx *ctx) {
     for (size_t g = 0; g < p->group; g++) {
       const float *xg = x + (n * p->in_c + g * cg) * in_plane;
       const float *wg = w + g * cg * mg * kk; /* cg x (mg * kk), used transposed */
-      p->gemm(mg * kk, in_plane, cg, wg, 1, mg * kk, xg, in_plane, 1, NULL, col, in_plane, &gp);
+      wnn_f32_gemm(&p->gemm, mg * kk, in_plane, cg, wg, 1, mg * kk, xg, in_plane, 1, NULL, col,
+                   in_plane, &gp);
       p->col2im(mg, col, yn + g * mg * out_plane, &p->col_win);
     }
   }

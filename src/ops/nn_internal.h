@@ -60,7 +60,7 @@ typedef struct wnn_convtranspose_params {
   size_t in_d, out_d, k_d, stride_d, dil_d; /* 3-D: the depth; 1 otherwise */
   int64_t pad_f;
   wnn_window2d col_win;      /* col2im's view: Y planes as its in_h x in_w */
-  wnn_f32_gemm_ukernel *gemm;
+  wnn_f32_gemm_config gemm;
   wnn_f32_col2im_ukernel *col2im;
 } wnn_convtranspose_params;
 
@@ -185,7 +185,7 @@ typedef struct wnn_rnn_params {
   bool input_forget;            /* LSTM */
   bool linear_before_reset;     /* GRU */
   int act[2][3];
-  wnn_f32_gemm_ukernel *gemm;
+  wnn_f32_gemm_config gemm;
 } wnn_rnn_params;
 
 /* Where the recurrent ops (LSTM, GRU, RNN) keep things, for layout 0

@@ -188,7 +188,7 @@ static void project_inputs(const wnn_rnn_params *p, const float *x, const float 
                            const float *bias, float *xw) {
   const size_t gh = (size_t)p->gates * p->hidden, rows = p->seq * p->batch;
   const wnn_f32_gemm_params gp = {.alpha = 1.0f, .beta = 0.0f, .min = -INFINITY, .max = INFINITY};
-  p->gemm(rows, gh, p->input, x, p->input, 1, w, 1, p->input, NULL, xw, gh, &gp);
+  wnn_f32_gemm(&p->gemm, rows, gh, p->input, x, p->input, 1, w, 1, p->input, NULL, xw, gh, &gp);
   if (!bias) return;
   const size_t rb_cols = p->gates == 4 ? gh : 2 * p->hidden;
   for (size_t r = 0; r < rows; r++) {
@@ -262,7 +262,7 @@ wnn_status wnn_lstm_run(const wnn_run_ctx *ctx) {
     for (size_t s = 0; s < p->seq; s++) {
       const size_t t = backward ? p->seq - 1 - s : s;
       float *g = xw + row_of(p, t, 0) * gh;
-      p->gemm(batch, gh, H, h, H, 1, rd, 1, H, NULL, g, step_rs, &gp);
+      wnn_f32_gemm(&p->gemm, batch, gh, H, h, H, 1, rd, 1, H, NULL, g, step_rs, &gp);
       for (size_t b = 0; b < batch; b++) {
         const float *gb = g + b * step_rs;
         float *hb = h + b * H, *cb = c + b * H;
@@ -326,7 +326,8 @@ wnn_status wnn_gru_run(const wnn_run_ctx *ctx) {
       const float *g = xw + row_of(p, t, 0) * gh;
       /* With linear_before_reset, all three recurrent products at once;
        * otherwise z and r now, h once r is known. */
-      p->gemm(batch, p->linear_before_reset ? gh : 2 * H, H, h, H, 1, rd, 1, H, NULL, hr, gh, &gp);
+      wnn_f32_gemm(&p->gemm, batch, p->linear_before_reset ? gh : 2 * H, H, h, H, 1, rd, 1, H,
+                   NULL, hr, gh, &gp);
       for (size_t b = 0; b < batch; b++) {
         const float *gb = g + b * step_rs, *hb = h + b * H;
         float *hrb = hr + b * gh, *rhb = rh + b * H;
@@ -340,7 +341,8 @@ wnn_status wnn_gru_run(const wnn_run_ctx *ctx) {
         }
       }
       if (!p->linear_before_reset)
-        p->gemm(batch, H, H, rh, H, 1, rd + 2 * H * H, 1, H, NULL, hr + 2 * H, gh, &gp);
+        wnn_f32_gemm(&p->gemm, batch, H, H, rh, H, 1, rd + 2 * H * H, 1, H, NULL, hr + 2 * H,
+                     gh, &gp);
       for (size_t b = 0; b < batch; b++) {
         const float *gb = g + b * step_rs, *hrb = hr + b * gh;
         float *hb = h + b * H;

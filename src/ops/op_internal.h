@@ -13,6 +13,29 @@
 #define WNN_PARAMS_FIT(type) \
   _Static_assert(sizeof(type) <= WNN_MAX_PARAMS, #type " must fit in WNN_MAX_PARAMS")
 
+/* ------------------------------------------------------------------ GEMM */
+
+/* The GEMM microkernels a node uses, chosen once at prepare
+ * (wnn_select_f32_gemm): for each layout of B (WNN_GEMM_B_*), the kernel for
+ * row panels of several rows and the one for a panel of a single row (the
+ * same kernel when the list has no single-row variant), with their register
+ * tiles. */
+typedef struct wnn_f32_gemm_tile {
+  wnn_f32_gemm_ukernel *fn;
+  uint8_t mr, nr;
+} wnn_f32_gemm_tile;
+typedef struct wnn_f32_gemm_config {
+  wnn_f32_gemm_tile tile[3][2]; /* [layout][single row] */
+} wnn_f32_gemm_config;
+
+/* c = clamp(alpha * A B + beta * c + bias, min, max) over the whole m x n
+ * matrix, in row panels of the kernels of g (the contract of
+ * wnn_f32_gemm_ukernel in kernels/kernels.h, for any m, n, k). Outputs are
+ * independent, so the result does not depend on which kernel computes them. */
+void wnn_f32_gemm(const wnn_f32_gemm_config *g, size_t m, size_t n, size_t k, const float *a,
+                  size_t a_rs, size_t a_cs, const float *b, size_t b_rs, size_t b_cs,
+                  const float *bias, float *c, size_t c_rs, const wnn_f32_gemm_params *params);
+
 /* ------------------------------------------------------------ op params */
 
 /* Conv. 1-D convolutions run as 2-D ones of height 1. The GEMM methods work
@@ -29,7 +52,7 @@ typedef struct wnn_conv_params {
   wnn_window2d win;         /* strides, dilations and resolved pads */
   size_t tile;              /* output pixels per GEMM tile */
   float gemm_min, gemm_max;
-  wnn_f32_gemm_ukernel *gemm;
+  wnn_f32_gemm_config gemm;
   wnn_f32_im2col_tile_ukernel *im2col_tile;
   wnn_f32_dwconv_ukernel *dwconv;
   wnn_f32_act_ukernel *act;
@@ -44,7 +67,7 @@ typedef struct wnn_gemm_params {
   float alpha, beta;
   bool has_c;
   size_t c_rs, c_cs;
-  wnn_f32_gemm_ukernel *gemm;
+  wnn_f32_gemm_config gemm;
   wnn_f32_act_ukernel *act;  /* the fused activation's kernel; NULL when there is none */
 } wnn_gemm_params;
 
@@ -56,7 +79,7 @@ typedef struct wnn_matmul_params {
   int batch_ndim;
   size_t batch_dims[WNN_MAX_DIMS];
   size_t a_bs[WNN_MAX_DIMS], b_bs[WNN_MAX_DIMS];
-  wnn_f32_gemm_ukernel *gemm;
+  wnn_f32_gemm_config gemm;
 } wnn_matmul_params;
 
 /* Add, Sub, Mul, Div. The output is walked as `ndim` dimensions (size-1
@@ -164,7 +187,7 @@ wnn_window2d wnn_window_to_2d(const wnn_window_spec *spec);
 
 /* The fastest variant of a family that the build and `kernels` allow (see
  * kernels.inc). Never NULL for a family and operation the list has. */
-wnn_f32_gemm_ukernel *wnn_select_f32_gemm(wnn_kernels kernels);
+wnn_f32_gemm_config wnn_select_f32_gemm(wnn_kernels kernels);
 wnn_f32_im2col_ukernel *wnn_select_f32_im2col(wnn_kernels kernels);
 wnn_f32_im2col_tile_ukernel *wnn_select_f32_im2col_tile(wnn_kernels kernels);
 wnn_f32_act_ukernel *wnn_select_f32_act(wnn_kernels kernels);

@@ -41,13 +41,34 @@ static bool isa_allowed(int isa, wnn_kernels kernels) {
 
 #define ROW(name, isa, op, kind) {FN(name, isa), ISA_##isa, op, kind},
 
-wnn_f32_gemm_ukernel *wnn_select_f32_gemm(wnn_kernels kernels) {
-  static const struct { wnn_f32_gemm_ukernel *fn; int isa, op, kind; } t[] = {
-#define WNN_F32_GEMM(name, isa, mr, nr) ROW(name, isa, 0, 0)
+/* For each layout of B and each panel height (several rows, a single row),
+ * the last usable row of that layout whose tile is that tall (mr == 1 for a
+ * single row); a single-row panel without its own variant uses the layout's
+ * main tile, and a layout without variants the ANY one. */
+wnn_f32_gemm_config wnn_select_f32_gemm(wnn_kernels kernels) {
+  static const struct {
+    wnn_f32_gemm_ukernel *fn;
+    int isa, op, kind;
+    uint8_t mr, nr;
+  } t[] = {
+#define WNN_F32_GEMM(name, isa, mr, nr, layout) \
+  {FN(name, isa), ISA_##isa, WNN_GEMM_B_##layout, (mr) == 1, mr, nr},
 #include "kernels/kernels.inc"
   };
-  SELECT(t, kernels, -1, -1);
-  return NULL;
+  wnn_f32_gemm_config g = {0};
+  for (int layout = 0; layout < 3; layout++)
+    for (int single = 0; single < 2; single++)
+      for (size_t i = sizeof t / sizeof t[0]; i-- > 0;)
+        if (t[i].fn && isa_allowed(t[i].isa, kernels) && t[i].op == layout &&
+            t[i].kind == single) {
+          g.tile[layout][single] = (wnn_f32_gemm_tile){t[i].fn, t[i].mr, t[i].nr};
+          break;
+        }
+  for (int layout = 0; layout < 3; layout++) {
+    if (!g.tile[layout][0].fn) g.tile[layout][0] = g.tile[WNN_GEMM_B_ANY][0];
+    if (!g.tile[layout][1].fn) g.tile[layout][1] = g.tile[layout][0];
+  }
+  return g;
 }
 
 wnn_f32_im2col_tile_ukernel *wnn_select_f32_im2col_tile(wnn_kernels kernels) {

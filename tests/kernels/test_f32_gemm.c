@@ -1,21 +1,35 @@
-/* Every f32 GEMM variant vs a naive triple loop: one tile, less than a tile,
- * many tiles, ragged tails in m and n, k = 0 and 1, transposed and strided
- * A and B, a row stride of C wider than n, bias, alpha, beta, clamping.
- * Tolerance: both sum each dot product in k order, so they agree to the
- * rounding of the epilogue (alpha, beta, bias): rtol 1e-6, atol 1e-6. */
+/* The f32 GEMM vs a naive triple loop, twice: every microkernel the build
+ * has on every panel height it accepts (mr 1..MR) with nc 1..2 NR + 3 (whole
+ * register tiles and a ragged one) in the layouts of B it reads, with the
+ * columns of C past the panel left alone; and
+ * the whole-matrix driver (src/ops/gemm_driver.c) with the tiles each
+ * wnn_kernels setting selects, on one tile, less than a tile, many tiles,
+ * ragged tails in m and n, k = 0 and 1, transposed and strided A and B, a
+ * row stride of C wider than n, bias, alpha, beta, clamping. Tolerance: both
+ * sum each dot product in k order, so they agree to the rounding of the
+ * epilogue (alpha, beta, bias): rtol 1e-6, atol 1e-6. */
 #include <math.h>
 
 #include "kernel_util.h"
+#include "ops/op_internal.h"
 
+/* A microkernel (tile_fn, reading B in `layout`, mr x nr register tiles), or
+ * the driver with the kernels of `config`. */
 typedef struct variant {
   const char *name;
-  wnn_f32_gemm_ukernel *fn;
+  wnn_f32_gemm_ukernel *tile_fn;
   size_t mr, nr;
+  int layout;
+  wnn_f32_gemm_config config;
 } variant;
 
-static const variant VARIANTS[] = {
-#define WNN_F32_GEMM(name, isa, mr, nr) WNN_IF_ISA(isa, {#name, name, mr, nr},)
+static variant VARIANTS[] = {
+#define WNN_F32_GEMM(fn_, isa_, mr_, nr_, layout_)                                         \
+  WNN_IF_ISA(isa_, {.name = #fn_, .tile_fn = fn_, .mr = mr_, .nr = nr_,                     \
+                    .layout = WNN_GEMM_B_##layout_},)
 #include "kernels/kernels.inc"
+    {.name = "driver, WNN_KERNELS_SCALAR", .mr = 4, .nr = 4},
+    {.name = "driver, WNN_KERNELS_AUTO", .mr = 4, .nr = 4},
 };
 #define NUM_VARIANTS (sizeof VARIANTS / sizeof VARIANTS[0])
 
@@ -48,7 +62,10 @@ static int check_case(const variant *v, gemm_case g) {
       want[i * c_rs + j] = r > g.max ? g.max : r;
     }
   const wnn_f32_gemm_params params = {g.alpha, g.beta, g.min, g.max};
-  v->fn(g.m, g.n, g.k, a, a_rs, a_cs, b, b_rs, b_cs, bias, c, c_rs, &params);
+  if (v->tile_fn)
+    v->tile_fn(g.m, g.n, g.k, a, a_rs, a_cs, b, b_rs, b_cs, bias, c, c_rs, &params);
+  else
+    wnn_f32_gemm(&v->config, g.m, g.n, g.k, a, a_rs, a_cs, b, b_rs, b_cs, bias, c, c_rs, &params);
   /* Also checks that the padding of each C row was left alone. */
   int ok = test_allclose(c, want, g.m * c_rs, 1e-6f, 1e-6f);
   if (!ok)
@@ -62,11 +79,41 @@ static gemm_case plain(size_t m, size_t n, size_t k) {
   return g;
 }
 
-TEST(tile_sizes) {
+/* Whether a variant takes case g: a panel at most its height, B in its layout. */
+static bool takes(const variant *v, gemm_case g) {
+  if (!v->tile_fn) return true;
+  if (g.m < 1 || g.n < 1 || g.m > v->mr) return false;
+  if (v->layout == WNN_GEMM_B_ROWS) return !g.trans_b;
+  if (v->layout == WNN_GEMM_B_COLS) return g.trans_b;
+  return true;
+}
+
+TEST(every_panel) {
+  /* C is the panel plus 5 columns of padding, checked to stay untouched. */
   for (size_t v = 0; v < NUM_VARIANTS; v++) {
+    if (!VARIANTS[v].tile_fn) continue;
+    int ok = 1;
+    for (int t = 0; t < 4 && ok; t++)
+      for (size_t mr = 1; mr <= VARIANTS[v].mr && ok; mr++)
+        for (size_t nc = 1; nc <= 2 * VARIANTS[v].nr + 3 && ok; nc++)
+          for (size_t k = 0; k <= 17 && ok; k += k < 3 ? 1 : 7) {
+            gemm_case g = plain(mr, nc, k);
+            g.trans_a = t & 1, g.trans_b = (t >> 1) & 1, g.c_pad = 5;
+            if (!takes(&VARIANTS[v], g)) continue;
+            ok = check_case(&VARIANTS[v], g);
+            g.bias = true, g.alpha = -0.5f, g.beta = 1.5f, g.min = -0.25f, g.max = 0.5f;
+            if (ok) ok = check_case(&VARIANTS[v], g);
+          }
+    CHECK(ok);
+  }
+}
+
+TEST(driver_sizes) {
+  for (size_t v = 0; v < NUM_VARIANTS; v++) {
+    if (VARIANTS[v].tile_fn) continue;
     const size_t mr = VARIANTS[v].mr, nr = VARIANTS[v].nr;
     CHECK(check_case(&VARIANTS[v], plain(mr, nr, 7)));                /* exactly one tile */
-    CHECK(check_case(&VARIANTS[v], plain(mr - 1 ? mr - 1 : 1, nr - 1, 5))); /* less than a tile */
+    CHECK(check_case(&VARIANTS[v], plain(mr - 1, nr - 1, 5)));        /* less than a tile */
     CHECK(check_case(&VARIANTS[v], plain(5 * mr, 9 * nr, 33)));       /* many tiles, >1 column block */
     CHECK(check_case(&VARIANTS[v], plain(3 * mr + 1, 5 * nr + 3, 17))); /* ragged tails */
     CHECK(check_case(&VARIANTS[v], plain(1, 1, 1)));
@@ -75,11 +122,16 @@ TEST(tile_sizes) {
     CHECK(check_case(&VARIANTS[v], plain(0, 5, 3)));                  /* empty */
     CHECK(check_case(&VARIANTS[v], plain(1, 300, 64)));               /* a matrix-vector shape */
     CHECK(check_case(&VARIANTS[v], plain(64, 3, 200)));
+    /* Column blocks (src/ops/gemm_driver.c): 208 columns at k = 20, then a
+     * ragged block; 32 at k = 600. */
+    CHECK(check_case(&VARIANTS[v], plain(9, 300, 20)));
+    CHECK(check_case(&VARIANTS[v], plain(6, 70, 600)));
   }
 }
 
-TEST(strides_and_epilogue) {
-  for (size_t v = 0; v < NUM_VARIANTS; v++)
+TEST(driver_strides_and_epilogue) {
+  for (size_t v = 0; v < NUM_VARIANTS; v++) {
+    if (VARIANTS[v].tile_fn) continue;
     for (int t = 0; t < 4; t++) {
       gemm_case g = plain(4 * VARIANTS[v].mr + 3, 6 * VARIANTS[v].nr + 1, 19);
       g.trans_a = t & 1, g.trans_b = (t >> 1) & 1;
@@ -91,6 +143,7 @@ TEST(strides_and_epilogue) {
       g.min = -0.25f, g.max = 0.5f;
       CHECK(check_case(&VARIANTS[v], g));
     }
+  }
 }
 
 TEST(beta_zero_ignores_nan) {
@@ -99,15 +152,24 @@ TEST(beta_zero_ignores_nan) {
     float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 0, 0, 1, 1, 1}, c[4];
     for (int i = 0; i < 4; i++) c[i] = NAN;
     const wnn_f32_gemm_params p = {1.0f, 0.0f, -INFINITY, INFINITY};
-    VARIANTS[v].fn(2, 2, 3, a, 3, 1, b, 2, 1, NULL, c, 2, &p);
+    const variant *x = &VARIANTS[v];
+    if (!x->tile_fn)
+      wnn_f32_gemm(&x->config, 2, 2, 3, a, 3, 1, b, 2, 1, NULL, c, 2, &p);
+    else if (x->mr >= 2 && x->layout != WNN_GEMM_B_COLS)
+      x->tile_fn(2, 2, 3, a, 3, 1, b, 2, 1, NULL, c, 2, &p);
+    else
+      continue;
     const float want[4] = {4, 5, 10, 11};
     CHECK(test_allclose(c, want, 4, 0, 0));
   }
 }
 
 int main(void) {
-  RUN(tile_sizes);
-  RUN(strides_and_epilogue);
+  VARIANTS[NUM_VARIANTS - 2].config = wnn_select_f32_gemm(WNN_KERNELS_SCALAR);
+  VARIANTS[NUM_VARIANTS - 1].config = wnn_select_f32_gemm(WNN_KERNELS_AUTO);
+  RUN(every_panel);
+  RUN(driver_sizes);
+  RUN(driver_strides_and_epilogue);
   RUN(beta_zero_ignores_nan);
   return test_summary();
 }

@@ -324,7 +324,8 @@ static double im2col_error(const conv_case *cc, wnn_kernels kernels) {
   float *col = malloc(k * n * sizeof(float)), *y = malloc(out_n * sizeof(float));
   wnn_select_f32_im2col(kernels)(cc->in_c, x, col, &win);
   const wnn_f32_gemm_params gp = {1.0f, 0.0f, -INFINITY, INFINITY};
-  wnn_select_f32_gemm(kernels)(cc->out_c, n, k, w, k, 1, col, n, 1, NULL, y, n, &gp);
+  const wnn_f32_gemm_config gemm = wnn_select_f32_gemm(kernels);
+  wnn_f32_gemm(&gemm, cc->out_c, n, k, w, k, 1, col, n, 1, NULL, y, n, &gp);
   double peak = 0.0, worst = 0.0;
   for (size_t i = 0; i < out_n; i++) peak = fabs(want[i]) > peak ? fabs(want[i]) : peak;
   for (size_t i = 0; i < out_n; i++) {

@@ -1,36 +1,39 @@
 /*
- * SIMD128 GEMM, register-blocked 4 x 8: each step of the k loop loads 8
- * values of a row of B (two v128), splats 4 values of A, and does 8 vector
- * multiply-adds into 8 v128 accumulators (32 outputs). 8 accumulators, 2 of B
- * and 1 of A fit the 16 vector registers of x86-64 without spilling.
+ * SIMD128 GEMM tiles. Each k step of a 4 x 8 tile loads 8 values of a row of
+ * B (two v128), splats 4 values of A, and does 8 vector multiply-adds into 8
+ * v128 accumulators (32 outputs). 8 accumulators, 2 of B and 1 of A fit the
+ * 16 vector registers of x86-64 without spilling.
  *
- * Bitwise identical to wnn_f32_gemm_4x4__scalar: every output element is
+ * Bitwise identical to wnn_f32_gemm_bs_4x4__scalar: every output element is
  * summed from 0 over k in increasing order, one rounded multiply and one
  * rounded add per step (wasm SIMD128 has no fused multiply-add), and the
  * epilogue does the same operations in the same order (alpha * acc + bias,
  * + beta * c, then the clamp by comparisons: pmax/pmin are exactly
  * `v < lo ? lo : v` and `hi < v ? hi : v`, so NaN passes through).
  *
- * Paths, by the layout of B:
- *   b_cs == 1 (row-major B: Conv's im2col and 1x1, MatMul, Gemm): 4 x 8 tiles
- *     of contiguous loads, and partial loads for the ragged right edge; a
- *     single row of C (M = 1, a fully connected layer as MatMul) uses 1 x 16
- *     tiles instead of a 4-row tile with 3 wasted rows.
- *   b_rs == 1 (transposed B: Gemm with transB, the usual fully connected
- *     layer): 4 x 4 tiles (1 x 4 when M = 1) that load 4 consecutive k of 4
- *     columns and transpose them in registers, so that each column still sums
- *     in k order.
- *   anything else: the same 4 x 8 tiles with B gathered lane by lane.
- * Rows past the end of a ragged bottom tile alias row 0 (computed, never
- * stored); columns past a ragged edge alias the edge's first column.
+ * Each variant computes one row panel of at most MR rows and any number of
+ * columns in its MR x NR register tiles, left to right. The variants, by the
+ * layout of B (the driver, wnn_f32_gemm, picks one per panel):
+ *   wnn_f32_gemm_4x8__wasmsimd (b_cs == 1, row-major B: Conv's im2col and
+ *     1x1, MatMul, Gemm): contiguous loads, partial loads for a ragged right
+ *     edge.
+ *   wnn_f32_gemm_1x16__wasmsimd (b_cs == 1): a single row of C (M = 1, a
+ *     fully connected layer as MatMul) in 16 columns instead of a 4-row tile
+ *     with 3 wasted rows.
+ *   wnn_f32_gemm_bt_4x4__wasmsimd, _bt_1x4 (b_rs == 1, transposed B: Gemm
+ *     with transB, the usual fully connected layer): load 4 consecutive k of
+ *     4 columns and transpose them in registers, so that each column still
+ *     sums in k order.
+ *   wnn_f32_gemm_bs_4x8__wasmsimd (any strides): the 4 x 8 tile with B
+ *     gathered lane by lane.
+ * Rows past mr alias row 0 (computed, never stored); columns past a ragged
+ * nr alias the first column or load zeros.
  */
 #include <math.h>
 #include <stdbool.h>
 #include <wasm_simd128.h>
 
 #include "kernels/kernels.h"
-
-enum { NC = 32 }; /* columns per block of B that stays in cache while A streams past */
 
 typedef struct epilogue {
   v128_t alpha, beta, lo, hi;
@@ -88,12 +91,17 @@ static inline __attribute__((always_inline)) void store_row(float *c, const v128
 
 #define MADD(acc, a, b) acc = wasm_f32x4_add(acc, wasm_f32x4_mul(a, b))
 
+/* The tiles are inlined into each variant's loop over the panel, and their k
+ * loops count down: one general register fewer for V8 to keep live beside
+ * the four rows of A, B and the two offsets (x86-64 has few to spare). Both
+ * were measured on whole models (docs/kernels.md, "Driver and panels"). */
+#define TILE static inline __attribute__((always_inline)) void
+
 /* ----------------------------------------------------------- row-major B */
 
 /* Rows a0..a3 (aliased past mr), 8 contiguous columns of B. */
-static void tile_4x8(size_t mr, size_t k, const float *a, size_t a_rs, size_t a_cs,
-                     const float *b, size_t b_rs, const float *bias, float *c, size_t c_rs,
-                     const epilogue *e) {
+TILE tile_4x8(size_t mr, size_t k, const float *a, size_t a_rs, size_t a_cs, const float *b,
+              size_t b_rs, const float *bias, float *c, size_t c_rs, const epilogue *e) {
   const float *a0 = a;
   const float *a1 = mr > 1 ? a0 + a_rs : a0;
   const float *a2 = mr > 2 ? a1 + a_rs : a0;
@@ -101,7 +109,7 @@ static void tile_4x8(size_t mr, size_t k, const float *a, size_t a_rs, size_t a_
   v128_t c00 = wasm_f32x4_const_splat(0.0f), c01 = c00, c10 = c00, c11 = c00;
   v128_t c20 = c00, c21 = c00, c30 = c00, c31 = c00;
   size_t ao = 0, bo = 0;
-  for (size_t q = 0; q < k; q++, ao += a_cs, bo += b_rs) {
+  for (size_t q = k; q != 0; q--, ao += a_cs, bo += b_rs) {
     const v128_t vb0 = wasm_v128_load(b + bo), vb1 = wasm_v128_load(b + bo + 4);
     const v128_t va0 = wasm_v128_load32_splat(a0 + ao), va1 = wasm_v128_load32_splat(a1 + ao);
     const v128_t va2 = wasm_v128_load32_splat(a2 + ao), va3 = wasm_v128_load32_splat(a3 + ao);
@@ -126,9 +134,9 @@ static inline v128_t load_part(const float *p, size_t n) {
 /* The ragged right edge of row-major B: rows aliased past mr, columns
  * [0, nr) for nr < 8, loaded as partial vectors (the missing lanes are zeros
  * whose results are never stored). */
-static void tile_4x8_edge(size_t mr, size_t nr, size_t k, const float *a, size_t a_rs,
-                          size_t a_cs, const float *b, size_t b_rs, const float *bias, float *c,
-                          size_t c_rs, const epilogue *e) {
+TILE tile_4x8_edge(size_t mr, size_t nr, size_t k, const float *a, size_t a_rs, size_t a_cs,
+                   const float *b, size_t b_rs, const float *bias, float *c, size_t c_rs,
+                   const epilogue *e) {
   const float *a0 = a;
   const float *a1 = mr > 1 ? a0 + a_rs : a0;
   const float *a2 = mr > 2 ? a1 + a_rs : a0;
@@ -137,7 +145,7 @@ static void tile_4x8_edge(size_t mr, size_t nr, size_t k, const float *a, size_t
   v128_t c00 = wasm_f32x4_const_splat(0.0f), c01 = c00, c10 = c00, c11 = c00;
   v128_t c20 = c00, c21 = c00, c30 = c00, c31 = c00;
   size_t ao = 0, bo = 0;
-  for (size_t q = 0; q < k; q++, ao += a_cs, bo += b_rs) {
+  for (size_t q = k; q != 0; q--, ao += a_cs, bo += b_rs) {
     const v128_t vb0 = load_part(b + bo, n0);
     const v128_t vb1 = n1 ? load_part(b + bo + 4, n1) : wasm_f32x4_const_splat(0.0f);
     const v128_t va0 = wasm_v128_load32_splat(a0 + ao), va1 = wasm_v128_load32_splat(a1 + ao);
@@ -152,11 +160,11 @@ static void tile_4x8_edge(size_t mr, size_t nr, size_t k, const float *a, size_t
 }
 
 /* One row, 16 contiguous columns of B. */
-static void tile_1x16(size_t k, const float *a, size_t a_cs, const float *b, size_t b_rs,
-                      float bias, float *c, const epilogue *e) {
+TILE tile_1x16(size_t k, const float *a, size_t a_cs, const float *b, size_t b_rs, float bias,
+               float *c, const epilogue *e) {
   v128_t c0 = wasm_f32x4_const_splat(0.0f), c1 = c0, c2 = c0, c3 = c0;
   size_t ao = 0, bo = 0;
-  for (size_t q = 0; q < k; q++, ao += a_cs, bo += b_rs) {
+  for (size_t q = k; q != 0; q--, ao += a_cs, bo += b_rs) {
     const v128_t va = wasm_v128_load32_splat(a + ao);
     MADD(c0, va, wasm_v128_load(b + bo));
     MADD(c1, va, wasm_v128_load(b + bo + 4));
@@ -170,9 +178,9 @@ static void tile_1x16(size_t k, const float *a, size_t a_cs, const float *b, siz
 /* -------------------------------------------------------- any layout of B */
 
 /* Rows aliased past mr, columns [0, nr) of B (nr <= 8) gathered lane by lane. */
-static void tile_gather(size_t mr, size_t nr, size_t k, const float *a, size_t a_rs, size_t a_cs,
-                        const float *b, size_t b_rs, size_t b_cs, const float *bias, float *c,
-                        size_t c_rs, const epilogue *e) {
+TILE tile_gather(size_t mr, size_t nr, size_t k, const float *a, size_t a_rs, size_t a_cs,
+                 const float *b, size_t b_rs, size_t b_cs, const float *bias, float *c, size_t c_rs,
+                 const epilogue *e) {
   const float *a0 = a;
   const float *a1 = mr > 1 ? a0 + a_rs : a0;
   const float *a2 = mr > 2 ? a1 + a_rs : a0;
@@ -182,7 +190,7 @@ static void tile_gather(size_t mr, size_t nr, size_t k, const float *a, size_t a
   v128_t c00 = wasm_f32x4_const_splat(0.0f), c01 = c00, c10 = c00, c11 = c00;
   v128_t c20 = c00, c21 = c00, c30 = c00, c31 = c00;
   size_t ao = 0, bo = 0;
-  for (size_t q = 0; q < k; q++, ao += a_cs, bo += b_rs) {
+  for (size_t q = k; q != 0; q--, ao += a_cs, bo += b_rs) {
     const float *bq = b + bo;
     const v128_t vb0 = wasm_f32x4_make(bq[o[0]], bq[o[1]], bq[o[2]], bq[o[3]]);
     const v128_t vb1 = wasm_f32x4_make(bq[o[4]], bq[o[5]], bq[o[6]], bq[o[7]]);
@@ -203,11 +211,9 @@ static void tile_gather(size_t mr, size_t nr, size_t k, const float *a, size_t a
  * (mr <= 4; `rows` is 4 or 1, a constant after inlining), columns past nr
  * (nr <= 4) alias column 0. Four k at a time: load 4 consecutive k of each
  * column and transpose, so that kq holds step q of the 4 columns. */
-static inline __attribute__((always_inline)) void tile_t(size_t rows, size_t mr, size_t nr,
-                                                         size_t k, const float *a, size_t a_rs,
-                                                         size_t a_cs, const float *b, size_t b_cs,
-                                                         const float *bias, float *c, size_t c_rs,
-                                                         const epilogue *e) {
+TILE tile_t(size_t rows, size_t mr, size_t nr, size_t k, const float *a, size_t a_rs,
+            size_t a_cs, const float *b, size_t b_cs, const float *bias, float *c, size_t c_rs,
+            const epilogue *e) {
   const float *ar[4];
   for (size_t i = 0; i < 4; i++) ar[i] = i < mr ? a + i * a_rs : a;
   const float *b0 = b, *b1 = nr > 1 ? b + b_cs : b;
@@ -242,63 +248,69 @@ static inline __attribute__((always_inline)) void tile_t(size_t rows, size_t mr,
     store_row(c + i * c_rs, &acc[i], 1, nr, bias ? bias[i] : 0.0f, e);
 }
 
-static void gemm_transposed_b(size_t m, size_t n, size_t k, const float *a, size_t a_rs,
-                              size_t a_cs, const float *b, size_t b_cs, const float *bias,
-                              float *c, size_t c_rs, const epilogue *e) {
-  for (size_t j0 = 0; j0 < n; j0 += NC) {
-    const size_t j1 = n - j0 < NC ? n : j0 + NC;
-    for (size_t i = 0; i < m; i += 4) {
-      const size_t mr = m - i < 4 ? m - i : 4;
-      const float *ai = a + i * a_rs, *bias_i = bias ? bias + i : NULL;
-      for (size_t j = j0; j < j1; j += 4) {
-        const size_t nr = j1 - j < 4 ? j1 - j : 4;
-        if (mr == 1)
-          tile_t(1, 1, nr, k, ai, a_rs, a_cs, b + j * b_cs, b_cs, bias_i, c + i * c_rs + j, c_rs,
-                 e);
-        else
-          tile_t(4, mr, nr, k, ai, a_rs, a_cs, b + j * b_cs, b_cs, bias_i, c + i * c_rs + j, c_rs,
-                 e);
-      }
-    }
-  }
+/* ------------------------------------------------------------- variants */
+
+static inline epilogue make_epilogue(const wnn_f32_gemm_params *p) {
+  const epilogue e = {wasm_f32x4_splat(p->alpha), wasm_f32x4_splat(p->beta),
+                      wasm_f32x4_splat(p->min), wasm_f32x4_splat(p->max), p,
+                      p->alpha == 1.0f && p->beta == 0.0f,
+                      p->min != -INFINITY || p->max != INFINITY};
+  return e;
 }
 
-/* --------------------------------------------------------------- driver */
-
-void wnn_f32_gemm_4x8__wasmsimd(size_t m, size_t n, size_t k, const float *a, size_t a_rs,
+void wnn_f32_gemm_4x8__wasmsimd(size_t mr, size_t nc, size_t k, const float *a, size_t a_rs,
                                 size_t a_cs, const float *b, size_t b_rs, size_t b_cs,
                                 const float *bias, float *c, size_t c_rs,
                                 const wnn_f32_gemm_params *params) {
-  const epilogue e = {wasm_f32x4_splat(params->alpha), wasm_f32x4_splat(params->beta),
-                      wasm_f32x4_splat(params->min), wasm_f32x4_splat(params->max), params,
-                      params->alpha == 1.0f && params->beta == 0.0f,
-                      params->min != -INFINITY || params->max != INFINITY};
-  if (b_cs != 1 && b_rs == 1) {
-    gemm_transposed_b(m, n, k, a, a_rs, a_cs, b, b_cs, bias, c, c_rs, &e);
-    return;
-  }
-  for (size_t j0 = 0; j0 < n; j0 += NC) {
-    const size_t j1 = n - j0 < NC ? n : j0 + NC;
-    for (size_t i = 0; i < m; i += 4) {
-      const size_t mr = m - i < 4 ? m - i : 4;
-      const float *ai = a + i * a_rs, *bias_i = bias ? bias + i : NULL;
-      float *ci = c + i * c_rs;
-      size_t j = j0;
-      if (b_cs == 1) {
-        if (mr == 1)
-          for (; j + 16 <= j1; j += 16)
-            tile_1x16(k, ai, a_cs, b + j, b_rs, bias_i ? bias_i[0] : 0.0f, ci + j, &e);
-        for (; j + 8 <= j1; j += 8)
-          tile_4x8(mr, k, ai, a_rs, a_cs, b + j, b_rs, bias_i, ci + j, c_rs, &e);
-        if (j < j1) {
-          tile_4x8_edge(mr, j1 - j, k, ai, a_rs, a_cs, b + j, b_rs, bias_i, ci + j, c_rs, &e);
-          j = j1;
-        }
-      }
-      for (; j < j1; j += 8) {
-        const size_t nr = j1 - j < 8 ? j1 - j : 8;
-        tile_gather(mr, nr, k, ai, a_rs, a_cs, b + j * b_cs, b_rs, b_cs, bias_i, ci + j, c_rs, &e);
-      }
-    }
-  }
+  (void)b_cs; /* 1 */
+  const epilogue e = make_epilogue(params);
+  size_t j = 0;
+  for (; j + 8 <= nc; j += 8) tile_4x8(mr, k, a, a_rs, a_cs, b + j, b_rs, bias, c + j, c_rs, &e);
+  if (j < nc) tile_4x8_edge(mr, nc - j, k, a, a_rs, a_cs, b + j, b_rs, bias, c + j, c_rs, &e);
+}
+
+void wnn_f32_gemm_1x16__wasmsimd(size_t mr, size_t nc, size_t k, const float *a, size_t a_rs,
+                                 size_t a_cs, const float *b, size_t b_rs, size_t b_cs,
+                                 const float *bias, float *c, size_t c_rs,
+                                 const wnn_f32_gemm_params *params) {
+  (void)mr, (void)b_cs; /* 1, 1 */
+  const epilogue e = make_epilogue(params);
+  const float bias0 = bias ? bias[0] : 0.0f;
+  size_t j = 0;
+  for (; j + 16 <= nc; j += 16) tile_1x16(k, a, a_cs, b + j, b_rs, bias0, c + j, &e);
+  /* The ragged right edge: single-row 4 x 8 tiles (the same sums). */
+  for (; j + 8 <= nc; j += 8) tile_4x8(1, k, a, a_rs, a_cs, b + j, b_rs, bias, c + j, c_rs, &e);
+  if (j < nc) tile_4x8_edge(1, nc - j, k, a, a_rs, a_cs, b + j, b_rs, bias, c + j, c_rs, &e);
+}
+
+void wnn_f32_gemm_bt_4x4__wasmsimd(size_t mr, size_t nc, size_t k, const float *a, size_t a_rs,
+                                   size_t a_cs, const float *b, size_t b_rs, size_t b_cs,
+                                   const float *bias, float *c, size_t c_rs,
+                                   const wnn_f32_gemm_params *params) {
+  (void)b_rs; /* 1 */
+  const epilogue e = make_epilogue(params);
+  for (size_t j = 0; j < nc; j += 4)
+    tile_t(4, mr, nc - j < 4 ? nc - j : 4, k, a, a_rs, a_cs, b + j * b_cs, b_cs, bias, c + j,
+           c_rs, &e);
+}
+
+void wnn_f32_gemm_bt_1x4__wasmsimd(size_t mr, size_t nc, size_t k, const float *a, size_t a_rs,
+                                   size_t a_cs, const float *b, size_t b_rs, size_t b_cs,
+                                   const float *bias, float *c, size_t c_rs,
+                                   const wnn_f32_gemm_params *params) {
+  (void)mr, (void)b_rs; /* 1, 1 */
+  const epilogue e = make_epilogue(params);
+  for (size_t j = 0; j < nc; j += 4)
+    tile_t(1, 1, nc - j < 4 ? nc - j : 4, k, a, a_rs, a_cs, b + j * b_cs, b_cs, bias, c + j,
+           c_rs, &e);
+}
+
+void wnn_f32_gemm_bs_4x8__wasmsimd(size_t mr, size_t nc, size_t k, const float *a, size_t a_rs,
+                                   size_t a_cs, const float *b, size_t b_rs, size_t b_cs,
+                                   const float *bias, float *c, size_t c_rs,
+                                   const wnn_f32_gemm_params *params) {
+  const epilogue e = make_epilogue(params);
+  for (size_t j = 0; j < nc; j += 8)
+    tile_gather(mr, nc - j < 8 ? nc - j : 8, k, a, a_rs, a_cs, b + j * b_cs, b_rs, b_cs, bias,
+                c + j, c_rs, &e);
 }

@@ -1,16 +1,14 @@
 /*
- * Scalar GEMM, register-blocked 4 x 4: each step of the k loop loads 4 values
- * of A and 4 of B and does 16 multiply-adds into 16 accumulators, which fits
- * the register file of every target wasm engines run on (16 FP registers on
- * x86-64, 32 on arm64) without spilling.
- *
- * Loop order: column blocks of 16 (a 64-byte line of B per row when B is
- * row-major) outermost, then every 4-row tile of A, then the 4 column tiles of
- * the block. A k x 16 block of B stays in cache while all of A streams past it.
+ * Scalar GEMM row panel in 4 x 4 register tiles, B with any strides ("bs"): each
+ * step of the k loop loads 4 values of A and 4 of B and does 16 multiply-adds
+ * into 16 accumulators, which fits the register file of every target wasm
+ * engines run on (16 FP registers on x86-64, 32 on arm64) without spilling.
+ * A ragged tile (fewer rows or columns) sums the same products in the same
+ * order through a loop over the tile.
  */
 #include "kernels/kernels.h"
 
-enum { MR = 4, NR = 4, NC = 16 };
+enum { MR = 4, NR = 4 };
 
 static inline float clampf(float v, float lo, float hi) {
   /* Comparisons, not fminf/fmaxf, so NaN passes through as NaN. */
@@ -72,25 +70,15 @@ static void tile_edge(size_t mr, size_t nr, size_t k, const float *a, size_t a_r
   for (size_t i = 0; i < mr; i++) store_row(c + i * c_rs, acc[i], nr, bias ? bias[i] : 0.0f, p);
 }
 
-void wnn_f32_gemm_4x4__scalar(size_t m, size_t n, size_t k, const float *a, size_t a_rs,
-                              size_t a_cs, const float *b, size_t b_rs, size_t b_cs,
-                              const float *bias, float *c, size_t c_rs,
-                              const wnn_f32_gemm_params *params) {
-  for (size_t j0 = 0; j0 < n; j0 += NC) {
-    const size_t j1 = n - j0 < NC ? n : j0 + NC;
-    for (size_t i = 0; i < m; i += MR) {
-      const size_t mr = m - i < MR ? m - i : MR;
-      const float *ai = a + i * a_rs;
-      const float *bias_i = bias ? bias + i : NULL;
-      for (size_t j = j0; j < j1; j += NR) {
-        const size_t nr = j1 - j < NR ? j1 - j : NR;
-        const float *bj = b + j * b_cs;
-        float *cij = c + i * c_rs + j;
-        if (mr == MR && nr == NR)
-          tile_4x4(k, ai, a_rs, a_cs, bj, b_rs, b_cs, bias_i, cij, c_rs, params);
-        else
-          tile_edge(mr, nr, k, ai, a_rs, a_cs, bj, b_rs, b_cs, bias_i, cij, c_rs, params);
-      }
-    }
+void wnn_f32_gemm_bs_4x4__scalar(size_t mr, size_t nc, size_t k, const float *a, size_t a_rs,
+                                 size_t a_cs, const float *b, size_t b_rs, size_t b_cs,
+                                 const float *bias, float *c, size_t c_rs,
+                                 const wnn_f32_gemm_params *params) {
+  for (size_t j = 0; j < nc; j += NR) {
+    const size_t nr = nc - j < NR ? nc - j : NR;
+    if (mr == MR && nr == NR)
+      tile_4x4(k, a, a_rs, a_cs, b + j * b_cs, b_rs, b_cs, bias, c + j, c_rs, params);
+    else
+      tile_edge(mr, nr, k, a, a_rs, a_cs, b + j * b_cs, b_rs, b_cs, bias, c + j, c_rs, params);
   }
 }
