@@ -392,11 +392,14 @@ class Runtime {
  * promise of one), ArrayBuffer or Uint8Array. Options: wasm (a
  * WebAssembly.Module, URL or bytes; default this package's dist/wnn.wasm, or
  * dist/wnn-scalar.wasm without SIMD128), onProgress(loaded, total),
- * kernels ('auto' | 'scalar'), verifyChecksum (default true).
+ * kernels ('auto' | 'scalar'), verifyChecksum (default true), convert (the
+ * options of convert(), used when the source is an ONNX model).
  */
 export async function load(source, options) {
   // Each option read once, before anything else happens.
-  const { kernels: kernelsName, onProgress, wasm, verifyChecksum } = readOptions(options, 'load');
+  const { kernels: kernelsName, onProgress, wasm, verifyChecksum, convert: convertOptions } = readOptions(options, 'load',
+    ['kernels', 'onProgress', 'wasm', 'verifyChecksum', 'convert']);
+  const conversion = readConvertOptions(convertOptions);
   const kernelsKey = kernelsName ?? 'auto';
   const kernels = typeof kernelsKey === 'string' && Object.hasOwn(KERNELS, kernelsKey) ? KERNELS[kernelsKey] : undefined;
   if (kernels === undefined) {
@@ -405,6 +408,9 @@ export async function load(source, options) {
   if (onProgress != null && typeof onProgress !== 'function') fail('WNN_ERR_INVALID_ARGUMENT', `options.onProgress: expected a function, got ${describe(onProgress)}`);
   const flags = LOAD_BORROW | (verifyChecksum === false ? LOAD_NO_CHECKSUM : 0);
   let [bytes, rt] = await Promise.all([readSource(source, onProgress ?? undefined), runtimeFor(wasm)]);
+  // ONNX bytes (told apart by content) are converted first (docs/js.md: why
+  // converting ahead of time is better).
+  if (looksLikeOnnx(bytes)) bytes = await convertOnnx(bytes, await placeOf(await source), conversion);
   // From here to the C call no caller code runs: `bytes` is our own view.
   const size = bytes.length;
   if (bytes.buffer === rt.memory.buffer) bytes = bytes.slice(); // malloc may grow (and detach) it
@@ -423,6 +429,145 @@ export async function load(source, options) {
 export async function version(options) {
   const rt = await runtimeFor(readOptions(options, 'version').wasm);
   return rt.cstr(rt.x.wnn_version());
+}
+
+// ---------------------------------------------------------------- convert
+
+const defaultConvertWasmUrl = () => new URL('../dist/wnn-convert.wasm', import.meta.url);
+const WNN_MAGIC = [0x89, 0x57, 0x4e, 0x4e, 0x0d, 0x0a, 0x1a, 0x0a];
+const NPY_MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59];
+const startsWith = (bytes, magic) => bytes.length >= magic.length && magic.every((b, i) => bytes[i] === b);
+
+// Whether bytes look like an ONNX ModelProto rather than anything else: a
+// protobuf whose first field is one of ModelProto's (ir_version, opset_import,
+// producer_name/version, domain, model_version, doc_string, graph,
+// metadata_props, training_info, functions) with a wire type that fits it.
+function looksLikeOnnx(bytes) {
+  if (bytes.length < 2 || startsWith(bytes, WNN_MAGIC)) return false;
+  const tag = bytes[0];
+  const field = tag >> 3;
+  const wire = tag & 7;
+  if (field === 1 || field === 5) return wire === 0; // ir_version, model_version
+  return [2, 3, 4, 6, 7, 8, 14, 20, 25].includes(field) && wire === 2;
+}
+
+function readConvertOptions(options, context = 'convert') {
+  const o = readOptions(options, context,
+    ['shapes', 'consts', 'externalData', 'maxMemory', 'onWarning', 'wasm']);
+  const args = [];
+  if (o.shapes != null) {
+    if (typeof o.shapes !== 'object') fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.shapes: expected {name: [dims]}, got ${describe(o.shapes)}`);
+    for (const [name, shape] of Object.entries(o.shapes)) {
+      const dims = readShape(shape, `convert: options.shapes['${name}']`);
+      if (!dims.length) fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.shapes['${name}']: [] (a scalar has no dims to fix)`);
+      args.push('--shape', `${name}=${dims.join('x')}`);
+    }
+  }
+  const files = new Map();
+  if (o.consts != null) {
+    if (typeof o.consts !== 'object') fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.consts: expected {name: bytes of a .npy or TensorProto .pb}, got ${describe(o.consts)}`);
+    Object.entries(o.consts).forEach(([name, value], i) => {
+      const bytes = bytesOf(value);
+      if (!bytes) fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.consts['${name}']: expected the bytes of a .npy or an ONNX TensorProto .pb, got ${describe(value)}`);
+      const file = `wnn-const-${i}${startsWith(bytes, NPY_MAGIC) ? '.npy' : '.pb'}`;
+      files.set(file, bytes.slice());
+      args.push('--const', `${name}=${file}`);
+    });
+  }
+  if (o.maxMemory != null) {
+    if (!Number.isSafeInteger(o.maxMemory) || o.maxMemory < 1) fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.maxMemory: expected a positive byte count, got ${describe(o.maxMemory)}`);
+    args.push('--max-memory', String(o.maxMemory));
+  }
+  if (o.externalData != null && typeof o.externalData !== 'object') {
+    fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.externalData: expected {location: bytes or URL}, got ${describe(o.externalData)}`);
+  }
+  if (o.onWarning != null && typeof o.onWarning !== 'function') fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.onWarning: expected a function, got ${describe(o.onWarning)}`);
+  return { args, files, externalData: o.externalData ?? {}, onWarning: o.onWarning, wasm: o.wasm };
+}
+
+// Where the model sits in the converter's in-memory folder, and which URL
+// that folder stands for (so that the external data files the model names,
+// relative to it, can be fetched). The CLI names a model after its file, or
+// after its folder when the file is model.onnx: the same path gives the same
+// artifact (its metadata "name") as `wnn convert` on the file.
+async function placeOf(source) {
+  if (typeof source === 'string') source = await toUrl(source);
+  else if (typeof Request !== 'undefined' && source instanceof Request) source = new URL(source.url);
+  else if (typeof Response !== 'undefined' && source instanceof Response) source = source.url ? new URL(source.url) : null;
+  if (!(source instanceof URL)) return { path: 'model.onnx', root: null };
+  const parts = source.pathname.split('/').map((p) => { try { return decodeURIComponent(p); } catch { return p; } });
+  const file = parts.at(-1) || 'model.onnx';
+  const folder = parts.at(-2);
+  if (file === 'model.onnx' && folder && !folder.includes('..')) {
+    return { path: `${folder}/${file}`, root: new URL('../', source) };
+  }
+  return { path: file, root: new URL('./', source) };
+}
+
+const ARTIFACT_FILE = 'out.wnn';
+const REPORT_FILE = 'out.report.json';
+
+/**
+ * Converts an ONNX model to a .wnn artifact with the importer compiled to
+ * WebAssembly (dist/wnn-convert.wasm, the CLI's `wnn convert`). `source` as
+ * for load(). Options: shapes ({name: dims}, --shape), consts ({name: bytes of
+ * a .npy or TensorProto}, --const), externalData ({location: bytes, URL,
+ * Request or Response}: files the model's external tensors name; when the
+ * source is a URL or path, missing ones are read next to it), maxMemory,
+ * onWarning(message), wasm (the converter module; default this package's
+ * dist/wnn-convert.wasm). Resolves the artifact's bytes.
+ */
+export async function convert(source, options) {
+  const opts = readConvertOptions(options);
+  const [onnx, place] = await Promise.all([readSource(source), Promise.resolve(source).then(placeOf)]);
+  if (startsWith(onnx, WNN_MAGIC)) fail('WNN_ERR_INVALID_ARGUMENT', 'convert: the source is already a .wnn artifact; load() it');
+  return convertOnnx(onnx, place, opts);
+}
+
+async function convertOnnx(onnx, place, { args, files, externalData, onWarning, wasm }) {
+  const module = await compileFrom(wasm ?? defaultConvertWasmUrl());
+  files.set(place.path, onnx.slice());
+  const dir = place.path.includes('/') ? place.path.slice(0, place.path.lastIndexOf('/') + 1) : '';
+  for (const [location, value] of Object.entries(externalData)) {
+    files.set(dir + location, bytesOf(value)?.slice() ?? await readSource(value, undefined, `externalData['${location}']`));
+  }
+  const argv = ['wnn', 'convert', place.path, '-o', ARTIFACT_FILE, '--report', REPORT_FILE, ...args];
+  // A file the importer opens that we do not have is fetched next to the
+  // model and the conversion runs again (at most once per file).
+  const tried = new Set();
+  for (;;) {
+    const missing = [];
+    const { runWasiCommand } = await import('./wasi.js');
+    const r = await runWasiCommand(module, {
+      args: argv, files, lookup: (name) => { if (!tried.has(name)) missing.push(name); return null; },
+    });
+    let report = null;
+    try {
+      report = JSON.parse(new TextDecoder().decode(r.files.get(REPORT_FILE)));
+    } catch { /* no report: a usage error, or a trap */ }
+    if (report?.ok && r.code === 0) {
+      for (const w of report.warnings) onWarning?.(w);
+      return r.files.get(ARTIFACT_FILE);
+    }
+    if (missing.length && place.root) {
+      for (const name of missing) {
+        tried.add(name);
+        files.set(name, await readSource(new URL(name, place.root), undefined, `external data '${name.slice(dir.length)}'`));
+      }
+      continue;
+    }
+    for (const w of report?.warnings ?? []) onWarning?.(w);
+    const stderr = r.stderr.split('\n').filter((l) => l && !l.startsWith('wnn: convert: warning:')).join('\n')
+      .replace(/^wnn: (convert: )?/gm, '');
+    let message = report?.message || stderr || `the converter exited with status ${r.code}`;
+    if (missing.length) {
+      const names = missing.map((m) => `'${m.slice(dir.length)}'`).join(', ');
+      message += ` (the model names ${names}: pass ${missing.length > 1 ? 'them' : 'it'} in options.externalData, or convert from a URL or path)`;
+    }
+    const code = report ? (STATUS[report.status] ?? 'WNN_ERR_MALFORMED')
+      : r.code === 2 ? 'WNN_ERR_INVALID_ARGUMENT' : r.code === 3 ? 'WNN_ERR_UNSUPPORTED' : 'WNN_ERR_MALFORMED';
+    fail(code, `convert: ${message}`);
+  }
 }
 
 // The named options of a call, each read once (undefined and null mean none).

@@ -9,6 +9,8 @@
 #        .deps/cjson/cJSON.c              cJSON's source, from `apt-get source cjson`
 #        .deps/include/cjson/cJSON.h      its header, where <cjson/cJSON.h> finds it
 #        .deps/include/dlpack/dlpack.h    copied from libdlpack-dev
+#        .deps/protobuf-c/protobuf-c.c    protobuf-c's runtime, from `apt-get source protobuf-c`
+#        .deps/include/protobuf-c/protobuf-c.h
 #      `apt-get source` needs deb-src entries; when none are configured they are
 #      derived from the existing apt sources (same archives, type deb-src) into
 #      /etc/apt/sources.list.d/wnn-deb-src.{sources,list}.
@@ -140,30 +142,58 @@ add_deb_src() {
   rm -f "$tmp_sources" "$tmp_list"
 }
 
-if [ ! -f "$DEPS/cjson/cJSON.c" ] || [ ! -f "$DEPS/include/cjson/cJSON.h" ]; then
-  if ! have_deb_src; then
-    if is_root; then
-      add_deb_src || die "no deb entries found in the apt sources to derive deb-src entries from"
-      apt-get update
-    else
-      printf 'setup: cJSON sources for the wasm builds need deb-src entries in the apt sources.\n' >&2
-      printf 'setup: as root, add deb-src twins of your deb entries (or run this script as root), then:\n' >&2
-      printf '  apt-get update\n' >&2
-      exit 1
-    fi
+need_deb_src() {
+  have_deb_src && return 0
+  if is_root; then
+    add_deb_src || die "no deb entries found in the apt sources to derive deb-src entries from"
+    apt-get update
+  else
+    printf 'setup: the sources of %s for the wasm builds need deb-src entries in the apt sources.\n' "$1" >&2
+    printf 'setup: as root, add deb-src twins of your deb entries (or run this script as root), then:\n' >&2
+    printf '  apt-get update\n' >&2
+    exit 1
   fi
+}
+
+# fetch_source PKG: `apt-get source PKG` into .deps/src; prints the unpacked
+# folder. Debian's patches are applied (dpkg-source -x).
+fetch_source() {
+  local pkg=$1 srcdir
+  need_deb_src "$pkg"
   mkdir -p "$DEPS/src"
-  rm -rf "$DEPS/src"/cjson-* "$DEPS/src"/cjson_*
-  say "fetching cJSON sources (apt-get source cjson)"
-  (cd "$DEPS/src" && apt-get source -qq cjson) ||
-    die "apt-get source cjson failed; needs deb-src entries and dpkg-dev"
-  srcdir=$(find "$DEPS/src" -mindepth 1 -maxdepth 1 -type d -name 'cjson-*' | head -n 1)
-  [ -n "$srcdir" ] && [ -f "$srcdir/cJSON.c" ] || die "cJSON.c not found after apt-get source"
+  rm -rf "$DEPS/src/$pkg"-* "$DEPS/src/$pkg"_*
+  say "fetching $pkg sources (apt-get source $pkg)" >&2
+  (cd "$DEPS/src" && apt-get source -qq "$pkg" >&2) ||
+    die "apt-get source $pkg failed; needs deb-src entries and dpkg-dev"
+  srcdir=$(find "$DEPS/src" -mindepth 1 -maxdepth 1 -type d -name "$pkg-*" | head -n 1)
+  [ -n "$srcdir" ] || die "no $pkg-* folder after apt-get source $pkg"
+  printf '%s\n' "$srcdir"
+}
+
+if [ ! -f "$DEPS/cjson/cJSON.c" ] || [ ! -f "$DEPS/include/cjson/cJSON.h" ]; then
+  srcdir=$(fetch_source cjson)
+  [ -f "$srcdir/cJSON.c" ] || die "cJSON.c not found after apt-get source"
   mkdir -p "$DEPS/cjson" "$DEPS/include/cjson"
   cp "$srcdir/cJSON.c" "$srcdir/cJSON.h" "$DEPS/cjson/"
   cp "$srcdir/cJSON.h" "$DEPS/include/cjson/cJSON.h"
   basename "$srcdir" >"$DEPS/cjson/VERSION"
   say "cJSON sources ready: $(cat "$DEPS/cjson/VERSION")"
+fi
+
+# -------------------------------------------------- protobuf-c for wasm
+# The converter as a WASI command (dist/wnn-convert.wasm) compiles
+# protobuf-c's runtime (one C file) from Debian's source package, the same
+# version as libprotobuf-c-dev (whose protoc-c generates the ONNX parser).
+#   .deps/protobuf-c/protobuf-c.c
+#   .deps/include/protobuf-c/protobuf-c.h
+if [ ! -f "$DEPS/protobuf-c/protobuf-c.c" ] || [ ! -f "$DEPS/include/protobuf-c/protobuf-c.h" ]; then
+  srcdir=$(fetch_source protobuf-c)
+  [ -f "$srcdir/protobuf-c/protobuf-c.c" ] || die "protobuf-c/protobuf-c.c not found after apt-get source"
+  mkdir -p "$DEPS/protobuf-c" "$DEPS/include/protobuf-c"
+  cp "$srcdir/protobuf-c/protobuf-c.c" "$DEPS/protobuf-c/"
+  cp "$srcdir/protobuf-c/protobuf-c.h" "$DEPS/include/protobuf-c/protobuf-c.h"
+  basename "$srcdir" >"$DEPS/protobuf-c/VERSION"
+  say "protobuf-c sources ready: $(cat "$DEPS/protobuf-c/VERSION")"
 fi
 
 say "ok"

@@ -2,14 +2,14 @@
  * The wnn command-line tool: `wnn convert`, `wnn info`, `wnn run`, `wnn bench`
  * (docs/cli.md).
  *
- * One source for the native binary (build/native/wnn) and the WASI command
- * (dist/wnn-wasi.wasm): it uses only the C library's stdio, stdlib, string and
- * time functions. Unlike the library, the CLI prints: results to stdout,
- * errors to stderr as "wnn: <what>: <why>".
+ * One source for the native binary (build/native/wnn) and the WASI commands
+ * (dist/wnn-wasi.wasm, dist/wnn-convert.wasm): it uses only the C library's
+ * stdio, stdlib, string and time functions. Unlike the library, the CLI
+ * prints: results to stdout, errors to stderr as "wnn: <what>: <why>".
  *
- * `convert` needs the ONNX importer (src/importer/, protobuf-c), which only
- * the native build links (WNN_CLI_WITH_IMPORTER); the WASI command answers it
- * with an error.
+ * `convert` needs the ONNX importer (src/importer/, protobuf-c), which the
+ * native CLI and dist/wnn-convert.wasm link (WNN_CLI_WITH_IMPORTER);
+ * dist/wnn-wasi.wasm answers it with an error.
  *
  * Exit status: 0 success, 1 a model, input or I/O error, 2 a usage error,
  * 3 (convert) the model uses something wnn does not support.
@@ -43,11 +43,12 @@ static const char usage_text[] =
     "\n"
     "commands:\n"
     "  convert MODEL.onnx -o OUT.wnn [--shape NAME=1x3x224x224]... [--const NAME=FILE]...\n"
-    "          [--max-memory BYTES]\n"
-    "      converts an ONNX model (native CLI only); --shape fixes an input's shape,\n"
+    "          [--max-memory BYTES] [--report FILE.json]\n"
+    "      converts an ONNX model (not in wnn-wasi.wasm); --shape fixes an input's shape,\n"
     "      --const freezes an input to the tensor in FILE (.npy or .pb): the artifact\n"
     "      no longer has that input and is specialized to that value; --max-memory\n"
-    "      caps the tensor data held while converting (like 512M or 2G; default 4G)\n"
+    "      caps the tensor data held while converting (like 512M or 2G; default 4G);\n"
+    "      --report writes the warnings and the outcome (status, message) as JSON\n"
     "  info MODEL.wnn [--json]\n"
     "      inputs, outputs, params count, arena and weights bytes, metadata\n"
     "  run MODEL.wnn --input NAME=FILE ... [--output-dir DIR]\n"
@@ -632,9 +633,40 @@ static int read_consts(const char *const *specs, int n, wnn_import_const *consts
   return rc;
 }
 
+/* What `convert --report FILE` writes: the warnings, as they come, and the
+ * outcome. */
+typedef struct convert_report {
+  FILE *f;      /* NULL: no report */
+  int warnings; /* written so far */
+} convert_report;
+
 static void convert_warn(void *ctx, const char *msg) {
-  (void)ctx;
+  convert_report *r = (convert_report *)ctx;
   fprintf(stderr, "wnn: convert: warning: %s\n", msg);
+  if (r->f) {
+    fputs(r->warnings++ ? "," : "", r->f);
+    json_string(r->f, msg);
+  }
+}
+
+/* Ends the report: {"warnings": [...], "ok": ..., "status": N, "status_name":
+ * "WNN_...", "unsupported": ..., "message": "...", "nodes": N}. The status is
+ * the C library's wnn_status number (include/wnn.h). Returns rc, or
+ * EXIT_FAIL when the report cannot be written. */
+static int convert_report_end(convert_report *r, const char *path, int rc, wnn_status st,
+                              const char *msg, bool unsupported, int nodes) {
+  if (!r->f) return rc;
+  fprintf(r->f, "],\"ok\":%s,\"status\":%d,\"unsupported\":%s,\"message\":", rc ? "false" : "true",
+          (int)st, unsupported ? "true" : "false");
+  json_string(r->f, msg);
+  fprintf(r->f, ",\"nodes\":%d}\n", nodes);
+  const bool bad = ferror(r->f) != 0;
+  if (fclose(r->f) != 0 || bad) {
+    r->f = NULL;
+    return rc ? rc : fail("convert: --report %s: cannot write", path);
+  }
+  r->f = NULL;
+  return rc;
 }
 
 /* Shown on a terminal only, for models with many nodes. */
@@ -648,7 +680,7 @@ static void convert_progress(void *ctx, int done, int total) {
 #endif
 
 static int cmd_convert(int argc, char **argv) {
-  const char *model = NULL, *out = NULL;
+  const char *model = NULL, *out = NULL, *report_path = NULL;
   const char *shape_specs[MAX_SHAPE_SPECS];
   int num_shapes = 0;
   const char *const_specs[MAX_SHAPE_SPECS];
@@ -658,11 +690,12 @@ static int cmd_convert(int argc, char **argv) {
     const char *arg = argv[i];
     const char *value = NULL;
     if (!strcmp(arg, "-o") || !strcmp(arg, "--output") || !strcmp(arg, "--shape") ||
-        !strcmp(arg, "--const") || !strcmp(arg, "--max-memory")) {
+        !strcmp(arg, "--const") || !strcmp(arg, "--max-memory") || !strcmp(arg, "--report")) {
       if (i + 1 >= argc) return usage_error("convert: %s needs a value", arg);
       value = argv[++i];
     } else if (!strncmp(arg, "--output=", 9) || !strncmp(arg, "--shape=", 8) ||
-               !strncmp(arg, "--const=", 8) || !strncmp(arg, "--max-memory=", 13)) {
+               !strncmp(arg, "--const=", 8) || !strncmp(arg, "--max-memory=", 13) ||
+               !strncmp(arg, "--report=", 9)) {
       value = strchr(arg, '=') + 1;
     } else if (arg[0] == '-' && arg[1]) {
       return usage_error("convert: unknown option '%s'", arg);
@@ -692,6 +725,9 @@ static int cmd_convert(int argc, char **argv) {
       if (num_consts == MAX_SHAPE_SPECS)
         return usage_error("convert: more than %d --const options", MAX_SHAPE_SPECS);
       const_specs[num_consts++] = value;
+    } else if (!strncmp(arg, "--report", 8)) {
+      if (!*value) return usage_error("convert: the --report path is empty");
+      report_path = value;
     } else {
       if (!*value) return usage_error("convert: the output path is empty");
       out = value;
@@ -700,12 +736,13 @@ static int cmd_convert(int argc, char **argv) {
   if (!model) return usage_error("convert: no model file given");
   if (!out) return usage_error("convert: no output file given (-o OUT.wnn)");
 #ifndef WNN_CLI_WITH_IMPORTER
+  (void)report_path;
   (void)shape_specs;
   (void)max_memory;
   (void)const_specs;
-  fputs("wnn: convert: ONNX conversion is available in the native CLI only (build/native/wnn):\n"
-        "  the importer links protobuf-c, which is not built for WebAssembly here.\n"
-        "  Convert natively, then run the .wnn artifact with this command.\n",
+  fputs("wnn: convert: this command has no ONNX importer (dist/wnn-wasi.wasm runs models only):\n"
+        "  convert with dist/wnn-convert.wasm (the same CLI with the importer; `npx wnn convert`\n"
+        "  in the npm package) or the native build/native/wnn, then run the .wnn artifact here.\n",
         stderr);
   return EXIT_USAGE;
 #else
@@ -729,6 +766,15 @@ static int cmd_convert(int argc, char **argv) {
         return usage_error("--shape: input '%.*s' is given more than once", (int)len, spec);
       }
   }
+  convert_report report = {NULL, 0};
+  if (report_path) {
+    report.f = fopen(report_path, "w");
+    if (!report.f) {
+      for (int s = 0; s < num_shapes; s++) free((char *)shapes[s].name);
+      return fail("convert: --report %s: %s", report_path, strerror(errno));
+    }
+    fputs("{\"warnings\":[", report.f);
+  }
   wnn_import_const consts[MAX_SHAPE_SPECS];
   wnn_host_tensor const_data[MAX_SHAPE_SPECS];
   memset(consts, 0, sizeof consts);
@@ -737,8 +783,13 @@ static int cmd_convert(int argc, char **argv) {
   void *data = NULL;
   size_t size = 0;
   char err[512];
-  if (!rc && wnn_file_read(model, &data, &size, err, sizeof err) != WNN_OK)
+  /* What the report says when something fails before the importer runs. */
+  wnn_status st = !rc ? WNN_OK : rc == EXIT_USAGE ? WNN_ERR_INVALID_ARGUMENT : WNN_ERR_IO;
+  char msg[1100] = ""; /* empty: the message is only on stderr */
+  if (!rc && (st = wnn_file_read(model, &data, &size, err, sizeof err)) != WNN_OK) {
     rc = fail("convert: %s: %s", model, err);
+    snprintf(msg, sizeof msg, "%s: %s", model, err);
+  }
   /* The model's folder, for external data. */
   char dir[4096];
   const char *slash = strrchr(model, '/');
@@ -762,23 +813,30 @@ static int cmd_convert(int argc, char **argv) {
   opt.num_shapes = num_shapes;
   opt.base_dir = dir;
   opt.warn = convert_warn;
+  opt.warn_ctx = &report;
   if (isatty(2)) opt.progress = convert_progress;
   opt.model_name = name;
   opt.consts = consts;
   opt.num_consts = num_consts;
   opt.max_memory = max_memory;
   wnn_import_result res;
+  res.unsupported = false;
+  res.num_nodes = 0;
   if (!rc) {
-    wnn_status st = wnn_import_onnx(data, size, &opt, &res);
+    st = wnn_import_onnx(data, size, &opt, &res);
     if (st != WNN_OK) {
       fprintf(stderr, "wnn: convert: %s\n", res.msg);
+      snprintf(msg, sizeof msg, "%s", res.msg);
       rc = res.unsupported ? EXIT_UNSUPPORTED : EXIT_FAIL;
     } else {
-      if (wnn_file_write(out, res.artifact, res.size, err, sizeof err) != WNN_OK)
+      if ((st = wnn_file_write(out, res.artifact, res.size, err, sizeof err)) != WNN_OK) {
         rc = fail("convert: %s: %s", out, err);
+        snprintf(msg, sizeof msg, "%s: %s", out, err);
+      }
       free(res.artifact);
     }
   }
+  rc = convert_report_end(&report, report_path, rc, st, msg, rc == EXIT_UNSUPPORTED, rc ? 0 : res.num_nodes);
   free(data);
   for (int s = 0; s < num_shapes; s++) free((char *)shapes[s].name);
   for (int s = 0; s < num_consts; s++) {

@@ -36,8 +36,21 @@ wnn_status wnn_set_output(wnn_prepare_ctx *ctx, const char *op, int i, wnn_dtype
   if (ndim < 0 || ndim > WNN_MAX_DIMS)
     return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: output %d would have %d dims, at most %d", op, i,
                        ndim, WNN_MAX_DIMS);
-  if (wnn_checked_numel(ndim, dims, wnn_dtype_size(dtype)) < 0)
-    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: output %d is too large for this target", op, i);
+  for (int d = 0; d < ndim; d++)
+    if (dims[d] < 0)
+      return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: output %d would have dim %d = %lld", op, i, d,
+                         (long long)dims[d]);
+  /* The same bound on every target (the byte count would not even fit a
+   * 32-bit size_t on wasm32 long before it reaches int64's). */
+  const size_t esize = wnn_dtype_size(dtype) ? wnn_dtype_size(dtype) : 1;
+  const int64_t numel = wnn_checked_numel(ndim, dims, esize);
+  if (numel < 0 || (uint64_t)numel > WNN_MAX_TENSOR_BYTES / esize) {
+    char shape[160];
+    wnn_format_dims(shape, sizeof shape, ndim, dims);
+    return wnn_op_fail(ctx, WNN_ERR_LIMIT,
+                       "%s: output %d of shape %s is larger than a tensor may be (%u bytes, "
+                       "WNN_MAX_TENSOR_BYTES)", op, i, shape, WNN_MAX_TENSOR_BYTES);
+  }
   wnn_tdesc *out = &ctx->outputs[i];
   out->dtype = dtype;
   out->ndim = ndim;

@@ -2,8 +2,9 @@
 // and test_data_set_0/ in the ONNX backend-test layout), `wnn convert` it
 // natively (with --shape NAME=DIMS, from the test data, for every input whose
 // declared shape has symbolic or -1 dims), then `wnn run` test_data_set_0
-// natively (build dir's wnn) and under WASI (dist/wnn-wasi.wasm under
-// wasm/run-wasi.mjs, on the artifact converted natively), and compare every
+// natively (build dir's wnn) and under WASI (converted again with
+// dist/wnn-convert.wasm, which must give the native artifact's bytes, then run
+// by dist/wnn-wasi.wasm under wasm/run-wasi.mjs), and compare every
 // output with output_<i>.pb: numpy allclose, rtol 1e-3, atol 1e-5 (integer and
 // bool outputs exactly). Max abs/rel errors per output are printed as test
 // diagnostics.
@@ -23,7 +24,8 @@
 // anywhere) fails too, so that "fail" never hides a model gone wrong.
 //
 // Environment: WNN_NATIVE_BUILD_DIR (default build/native), WNN_WASI_CLI
-// (default dist/wnn-wasi.wasm), WNN_MODELS_DIR (default ../shared/models).
+// (default dist/wnn-wasi.wasm), WNN_WASI_CONVERT (default
+// dist/wnn-convert.wasm), WNN_MODELS_DIR (default ../shared/models).
 // Skips with the reason when the models, the CLI or its `convert` are missing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -44,6 +46,8 @@ const MODELS = path.resolve(ROOT, process.env.WNN_MODELS_DIR || '../shared/model
 const EXPECTED_FILE = path.join(ROOT, 'tests/models/expected.json');
 const native = nativeCli(path.resolve(ROOT, process.env.WNN_NATIVE_BUILD_DIR || 'build/native'));
 const wasi = wasiCli(path.resolve(ROOT, process.env.WNN_WASI_CLI || 'dist/wnn-wasi.wasm'), [MODELS]);
+// The converter as a WASI command: the wasi target converts with it too.
+const wasiConvert = wasiCli(path.resolve(ROOT, process.env.WNN_WASI_CONVERT || 'dist/wnn-convert.wasm'), [MODELS]);
 
 const STATES = ['pass', 'fail', 'unsupported', 'error'];
 
@@ -161,9 +165,24 @@ for (const name of modelNames) {
             assert.ok(!names.includes(n), `${name}: input '${n}' was frozen with --const but the artifact still has it`);
           }
         }
+        let artifact = c.artifact;
+        if (target === 'wasi') {
+          // Converted under WASI too (dist/wnn-convert.wasm, the same
+          // arguments): the same converter gives the same bytes.
+          assert.ok(wasiConvert.available(), `${path.relative(ROOT, wasiConvert.bin)} is not built (cmake --build build/wasi)`);
+          artifact = path.join(c.workDir, 'model-wasi.wnn');
+          const args = [...c.args];
+          args[args.indexOf('-o') + 1] = artifact;
+          const t0 = Date.now();
+          const w = await wasiConvert.exec(args, { timeoutMs: TIMEOUT_MS });
+          assert.equal(w.status, 0, `${name}: wnn-convert.wasm ${args.join(' ')}: exit ${w.status}\n${w.stderr}`);
+          t.diagnostic(`${name}: converted under WASI in ${Date.now() - t0} ms`);
+          assert.ok(fs.readFileSync(artifact).equals(fs.readFileSync(c.artifact)),
+            `${name}: the artifact converted under WASI differs from the native one`);
+        }
         r = await runCase({
           caseDir: path.join(MODELS, name), native, cli, workDir: c.workDir, rtol: RTOL, atol: ATOL,
-          timeoutMs: TIMEOUT_MS, artifact: c.artifact,
+          timeoutMs: TIMEOUT_MS, artifact,
         });
         t.diagnostic(`${name} (${target}): run ${r.runMs ?? '-'} ms`);
       }

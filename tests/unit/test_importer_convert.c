@@ -3,6 +3,7 @@
  * conversion fails (bad bytes, unknown ops, missing values, external data,
  * symbolic dims). */
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ops/op.h"
@@ -259,7 +260,14 @@ TEST(float16_and_double_initializers) {
 /* External data: location/offset/length relative to the base folder. */
 TEST(external_data) {
   char name[64], path[128];
+#ifdef __wasi__
+  /* WASI has no process ids: the clock tells concurrent runs apart. */
+  struct timespec ts;
+  timespec_get(&ts, TIME_UTC);
+  snprintf(name, sizeof name, "wnn_importer_test_wasi_%ld%09ld.bin", (long)ts.tv_sec, (long)ts.tv_nsec);
+#else
   snprintf(name, sizeof name, "wnn_importer_test_%ld.bin", (long)getpid());
+#endif
   snprintf(path, sizeof path, "build/%s", name);
   const float payload[5] = {99, 1, 2, 3, 4};
   FILE *f = fopen(path, "wb");
