@@ -70,6 +70,25 @@ export interface LoadOptions {
   kernels?: 'auto' | 'scalar';
   /** Verify section checksums (default true). */
   verifyChecksum?: boolean;
+  /** When the source is an ONNX model (told apart by content), it is converted first with these options. */
+  convert?: ConvertOptions;
+}
+
+/** Options of convert(): the `wnn convert` flags of docs/cli.md. */
+export interface ConvertOptions {
+  /** Input shapes to fix (`--shape NAME=DIMS`), for inputs with symbolic or unknown dims. */
+  shapes?: Record<string, readonly number[]>;
+  /** Inputs frozen to a tensor (`--const NAME=FILE`): the bytes of a .npy or ONNX TensorProto .pb file. */
+  consts?: Record<string, ArrayBuffer | ArrayBufferView>;
+  /** Files the model's external tensors name, by their `location`. When the model comes from a URL or a
+   *  path, files not given here are read next to it. */
+  externalData?: Record<string, ArrayBuffer | ArrayBufferView | string | URL | Request | Response>;
+  /** Most bytes of tensor data held while converting (`--max-memory`; default 4 GiB). */
+  maxMemory?: number;
+  /** Called with each warning of the importer (a dim set to 1, a branch left out, ...). */
+  onWarning?: (message: string) => void;
+  /** The converter: a precompiled module, a URL or bytes. Default: this package's dist/wnn-convert.wasm. */
+  wasm?: WebAssembly.Module | Source | Promise<Response>;
 }
 
 export interface TensorOptions {
@@ -143,6 +162,10 @@ export class Executor {
 
 /** Loads a .wnn artifact. */
 export function load(source: Source | Promise<Request | Response>, options?: LoadOptions): Promise<Model>;
+
+/** Converts an ONNX model to a .wnn artifact with the converter compiled to WebAssembly
+ *  (dist/wnn-convert.wasm): the same bytes as the native `wnn convert`. */
+export function convert(source: Source | Promise<Request | Response>, options?: ConvertOptions): Promise<Uint8Array>;
 
 /** The C library's version string of the runtime `options.wasm` selects. */
 export function version(options?: Pick<LoadOptions, 'wasm'>): Promise<string>;

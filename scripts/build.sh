@@ -38,8 +38,8 @@ for p in "${presets[@]}"; do
 done
 
 # ------------------------------------------------------------ wasm imports
-# dist/wnn-wasi.wasm must import only wasi_snapshot_preview1 functions (so any
-# WASI host runs it); the web modules only env.emscripten_notify_memory_growth
+# dist/wnn-wasi.wasm and dist/wnn-convert.wasm must import only
+# wasi_snapshot_preview1 functions (so any WASI host runs them); the web modules only env.emscripten_notify_memory_growth
 # and, should the runtime ever need them, wasi_snapshot_preview1 functions.
 imports_of() {
   wasm-objdump -x -j Import "$1" | sed -n 's/.* <- \([^ ]*\).*/\1/p'
@@ -68,9 +68,9 @@ check_no_simd() {
 }
 
 printf '\n== wasm modules\n'
-for f in dist/wnn-wasi.wasm dist/wnn.wasm dist/wnn-scalar.wasm; do
+for f in dist/wnn-wasi.wasm dist/wnn-convert.wasm dist/wnn.wasm dist/wnn-scalar.wasm; do
   case $f in
-    *wasi*) preset=wasi allowed='^wasi_snapshot_preview1\.' ;;
+    *wasi*|*convert*) preset=wasi allowed='^wasi_snapshot_preview1\.' ;;
     *) preset=web allowed='^(env\.emscripten_notify_memory_growth|wasi_snapshot_preview1\.[a-z_]+)$' ;;
   esac
   if [ -f "$f" ]; then
@@ -87,7 +87,7 @@ done
 budget_raw=$((400 * 1024))
 budget_gz=$((130 * 1024))
 printf '\n== sizes (bytes; budget for dist/wnn.wasm: %d raw, %d gzip -9)\n' "$budget_raw" "$budget_gz"
-for f in dist/wnn.wasm dist/wnn-scalar.wasm dist/wnn-wasi.wasm; do
+for f in dist/wnn.wasm dist/wnn-scalar.wasm dist/wnn-wasi.wasm dist/wnn-convert.wasm; do
   [ -f "$f" ] || continue
   raw=$(stat -c %s "$f")
   gz=$(gzip -9 -c "$f" | wc -c)
