@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import inspector from 'node:inspector';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseTensorProto } from '../examples/shared/tensorproto.js';
+import { parseTensorProto } from '../js/io.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);

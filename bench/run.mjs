@@ -27,7 +27,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseTensorProto } from '../examples/shared/tensorproto.js';
+import { parseTensorProto } from '../js/io.js';
 import { renderSvg } from './chart.mjs';
 import { renderDocSection, renderMarkdown } from './report.mjs';
 

@@ -31,7 +31,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseTensorProto } from '../examples/shared/tensorproto.js';
+import { parseTensorProto } from '../js/io.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const [runtime, modelFile, dataDir, runsArg, warmArg] = process.argv.slice(2);

@@ -26,8 +26,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import * as wnn from '../js/wnn.js';
-import { formatNpy, parseNpy } from './shared/npy.js';
-import { parseTensorProto } from './shared/tensorproto.js';
+import { formatNpy, parseNpy, parseTensorProto } from '../js/io.js';
 import { renderDigit } from './shared/digit.js';
 import { renderText } from './shared/font.js';
 import { preparePpocr } from './shared/ppocr-setup.mjs';
@@ -89,6 +88,7 @@ model.inputs.forEach((info, i) => {
   if (inputArgs[i]) {
     const bytes = fs.readFileSync(inputArgs[i]);
     tensor = inputArgs[i].endsWith('.pb') ? parseTensorProto(bytes) : parseNpy(bytes);
+    if (tensor.dtype !== info.dtype) throw new Error(`--input ${inputArgs[i]} is ${tensor.dtype}; input "${info.name}" is ${info.dtype}`);
   } else if (info.dtype === 'float32' && info.shape.join() === '1,1,28,28') {
     tensor = { dtype: 'float32', data: renderDigit(7) };
   } else if (info.dtype === 'float32') {

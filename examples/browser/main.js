@@ -4,7 +4,7 @@
 // (input may repeat, one per model input). document.body.dataset.status ends
 // as "done" or "error"; window.wnnReport holds the summary.
 import * as wnn from 'wnn';
-import { parseNpy } from '/examples/shared/npy.js';
+import { parseNpy } from 'wnn/io';
 import { formatReport, summarize } from '/examples/shared/report.js';
 
 const params = new URLSearchParams(location.search);

@@ -5,7 +5,7 @@
 // The image is a uint8 [height, width, 3] RGB .npy. document.body.dataset.status
 // ends as "done" or "error"; window.ocrResult holds the result.
 import * as wnn from 'wnn';
-import { parseNpy } from '/examples/shared/npy.js';
+import { parseNpy } from 'wnn/io';
 import { formatOcr, imageFromNpy, ocr, textRows } from '/examples/shared/ocr.js';
 
 const params = new URLSearchParams(location.search);

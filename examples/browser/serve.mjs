@@ -1,28 +1,66 @@
 #!/usr/bin/env node
-// A static file server for the browser example, rooted at the repository
-// (so the page reaches /js/wnn.js, /dist/wnn.wasm and /build/examples/*):
+// A static file server for the browser example. It serves nothing but
 //
-//   node examples/browser/serve.mjs [PORT]        (default 8080; 0 picks one)
+//   /js/*, /dist/*.wasm     the wnn package's own files: the installed package
+//                           (node_modules/wnn), found the way `import 'wnn'`
+//                           finds it; inside the repository, the repository's
+//                           own package (it resolves 'wnn' to itself)
+//   /examples/browser/*     this folder
+//   /examples/shared/*      the host-independent helpers the pages import
+//   /build/examples/*       the models and inputs: --data DIR (default
+//                           ../../build/examples, what examples/prepare.mjs writes)
+//
+//   node examples/browser/serve.mjs [PORT] [--data DIR]     (PORT default 8080; 0 picks one)
 //
 // then open http://127.0.0.1:PORT/examples/browser/. Serves .wasm as
-// application/wasm, which WebAssembly.compileStreaming requires.
+// application/wasm, which WebAssembly.compileStreaming requires. Copied into
+// a project with `examples/browser/` and `examples/shared/`, it serves that
+// project's node_modules/wnn.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const here = path.dirname(fileURLToPath(import.meta.url));
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
   '.json': 'application/json', '.wasm': 'application/wasm', '.css': 'text/css', '.png': 'image/png',
 };
 
-export function startServer(port = 8080, host = '127.0.0.1') {
+/** The folder of the wnn package this file would import. */
+export function packageRoot() {
+  return path.dirname(createRequire(import.meta.url).resolve('wnn/package.json'));
+}
+
+export function startServer(port = 8080, host = '127.0.0.1', { data = path.resolve(here, '../../build/examples') } = {}) {
+  const pkg = packageRoot();
+  // URL prefix -> folder, and which files of it are served.
+  const mounts = [
+    ['/js/', path.join(pkg, 'js'), () => true],
+    ['/dist/', path.join(pkg, 'dist'), (f) => f.endsWith('.wasm')],
+    ['/examples/browser/', here, () => true],
+    ['/examples/shared/', path.resolve(here, '../shared'), () => true],
+    ['/build/examples/', path.resolve(data), () => true],
+  ];
   const server = http.createServer((req, res) => {
-    let rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    let rel;
+    try {
+      rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    } catch {
+      rel = req.url;
+    }
     if (rel.endsWith('/')) rel += 'index.html';
-    const file = path.join(root, path.normalize(rel));
-    if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+    const mount = mounts.find(([prefix]) => rel.startsWith(prefix));
+    let file = null;
+    if (mount) {
+      const [prefix, dir, serves] = mount;
+      const inside = path.normalize(rel.slice(prefix.length));
+      const candidate = path.join(dir, inside);
+      const within = path.relative(dir, candidate);
+      if (within && !within.startsWith('..') && !path.isAbsolute(within) && serves(candidate)) file = candidate;
+    }
+    if (!file || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: ${rel}\n`);
       return;
     }
@@ -38,6 +76,9 @@ export function startServer(port = 8080, host = '127.0.0.1') {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const server = await startServer(Number(process.argv[2] ?? 8080));
-  console.log(`serving ${root} at http://127.0.0.1:${server.address().port}/examples/browser/`);
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--data');
+  const data = at >= 0 ? args.splice(at, 2)[1] : undefined;
+  const server = await startServer(Number(args[0] ?? 8080), '127.0.0.1', data ? { data } : undefined);
+  console.log(`serving wnn from ${packageRoot()} at http://127.0.0.1:${server.address().port}/examples/browser/`);
 }

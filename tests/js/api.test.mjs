@@ -12,8 +12,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as wnn from '../../js/wnn.js';
-import { parseNpy } from '../../examples/shared/npy.js';
-import { parseTensorProto } from '../../examples/shared/tensorproto.js';
+import { parseNpy, parseTensorProto } from '../../js/io.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const rel = (...p) => path.join(root, ...p);

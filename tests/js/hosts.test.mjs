@@ -15,7 +15,7 @@ import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import * as wnn from '../../js/wnn.js';
-import { formatNpy, parseNpy } from '../../examples/shared/npy.js';
+import { formatNpy, parseNpy } from '../../js/io.js';
 import { summarize } from '../../examples/shared/report.js';
 import { EN_DICT, ctcDecode, imageFromNpy, ocr, textBoxes, textRows } from '../../examples/shared/ocr.js';
 import { untar } from '../../examples/shared/ppocr-setup.mjs';
