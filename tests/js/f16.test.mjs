@@ -9,6 +9,8 @@
 //     with the right shape;
 //   - y = Relu(x * w) is bitwise the product of the halves rounded to half
 //     (the product of two halves is exact in float32, so one rounding);
+//   - skipped, saying why, without the CLI, dist/wnn.wasm, onnx.proto or
+//     protobufjs (which comes with onnxruntime-web);
 //   - onnxruntime-node, when installed, gives the same bits on the same model.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -84,7 +86,17 @@ const expected = () => Uint16Array.from(X, (h, i) => {
 });
 const bits = (data) => new Uint16Array(data.buffer, data.byteOffset, data.length);
 
+// protobufjs is not a dependency of its own: it comes with onnxruntime-web.
+const resolves = (name) => {
+  try {
+    require.resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
+};
 const skip = !fs.existsSync(NATIVE) ? `${path.relative(root, NATIVE)} is not built`
+  : !resolves('protobufjs') ? 'protobufjs is not installed (it comes with onnxruntime-web)'
   : !fs.existsSync(ONNX_PROTO) ? `${ONNX_PROTO} is missing (Debian's libonnx-dev)`
   : !fs.existsSync(path.join(root, 'dist/wnn.wasm')) ? 'dist/wnn.wasm is not built' : false;
 
