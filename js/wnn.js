@@ -782,7 +782,10 @@ export class Executor {
   }
 
   #tensor(info, ptr, view) {
-    const T = ARRAYS[info.dtype];
+    // float16 as a Float16Array where the engine has one (looked up now, not
+    // at import), else as its bits in a Uint16Array.
+    const F16 = info.dtype === 'float16' ? globalThis.Float16Array : undefined;
+    const T = typeof F16 === 'function' ? F16 : ARRAYS[info.dtype];
     const count = info.nbytes / T.BYTES_PER_ELEMENT;
     let data;
     if (view) {

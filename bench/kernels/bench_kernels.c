@@ -2,8 +2,8 @@
  * Microbenchmark of every f32 variant of kernels.inc's core families (the
  * GEMM through its driver with each instruction set's kernels, Conv 3x3 as
  * im2col + GEMM, element-wise, depthwise conv, pools, softmax,
- * layer normalization, 2-D transpose of 4-byte elements) and
- * of the machine's peak mul+add throughput, natively or as a WASI module.
+ * layer normalization, 2-D transpose of 4-byte elements, float16 <-> float32)
+ * and of the machine's peak mul+add throughput, natively or as a WASI module.
  *
  * Native (scalar variants only):
  *   cmake --build build/native && build/native/bench/bench_kernels
@@ -399,6 +399,21 @@ static void bench_norm_transpose(void) {
   }
 }
 
+/* float16 <-> float32 (Cast at a float16 model's inputs and outputs): one
+ * 3x640x640 image. */
+static void bench_cvt_f16(void) {
+  const size_t n = 3 * 640 * 640;
+  float *f = filled(n);
+  uint16_t *h = malloc(n * sizeof *h);
+  for (size_t i = 0; i < n; i++) h[i] = (uint16_t)(0x3c00u ^ (i * 2654435761u >> 22));
+#define WNN_F16_F32_VCVT(name, isa) \
+    WNN_IF_ISA(isa, TIME_CASE(#name, "3x640x640", n, "gelem_per_s", name(n, h, f));)
+#define WNN_F32_F16_VCVT(name, isa) \
+    WNN_IF_ISA(isa, TIME_CASE(#name, "3x640x640", n, "gelem_per_s", name(n, f, h));)
+#include "kernels/kernels_tensor.inc"
+  free(f), free(h);
+}
+
 /* The first layers of the benchmark's models (1-3 input channels, K = 25 to
  * 147): im2col + GEMM as Conv runs them (tiles of at most 256 KiB). GFLOP/s
  * counts 2 * M * pixels * K. */
@@ -439,8 +454,8 @@ static void bench_first_layers(void) {
 }
 
 /* With an argument, only that part (after the peaks): gemm, conv, elementwise,
- * windows, layout (layernorm, transpose, repeat) or firstconv (im2col + GEMM
- * on first layers); without, all of them. */
+ * windows, layout (layernorm, transpose, repeat), cvt (float16 <-> float32) or
+ * firstconv (im2col + GEMM on first layers); without, all of them. */
 static bool part(int argc, char **argv, const char *name) {
   return argc < 2 || !strcmp(argv[1], name);
 }
@@ -466,6 +481,7 @@ int main(int argc, char **argv) {
   if (part(argc, argv, "elementwise")) bench_elementwise();
   if (part(argc, argv, "windows")) bench_windows();
   if (part(argc, argv, "layout")) bench_norm_transpose();
+  if (part(argc, argv, "cvt")) bench_cvt_f16();
   if (part(argc, argv, "firstconv")) bench_first_layers();
   return 0;
 }

@@ -1,6 +1,7 @@
 /* The live graph through the builder (passes.h): graph inputs in file order,
  * constants read by live nodes as params (under their ONNX names), nodes in
- * order, graph outputs under their ONNX names. The builder prepares every
+ * order, graph outputs under their ONNX names; a float16 graph input or output
+ * keeps float16 with a Cast to or from the float32 the model computes in. The builder prepares every
  * node again, plans memory and loads the artifact it wrote as a self-check. */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -40,18 +41,35 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, void **artifact, si
   wnn_status st = wnn_builder_create(NULL, &b);
   if (st) return wnn_ir_fail(g, st, false, "%s", wnn_last_error());
   int *map = malloc(((size_t)g->num_values + 1) * sizeof *map);
-  if (!map) {
+  int *half_in = malloc(((size_t)g->num_values + 1) * sizeof *half_in);
+  if (!map || !half_in) {
+    free(map);
+    free(half_in);
     wnn_builder_free(b);
     return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
   }
-  for (int i = 0; i < g->num_values; i++) map[i] = -1;
+  for (int i = 0; i < g->num_values; i++) map[i] = half_in[i] = -1;
   int nodes = 0;
   if (model_name) st = wnn_builder_set_metadata(b, "name", model_name);
   if (!st) st = wnn_builder_set_metadata(b, "producer", "wnn convert");
+  /* A float16 graph input is a float16 input of the artifact and a Cast to
+   * float32 right after it, which every reader of the value reads; half_in
+   * keeps the input itself, for an output that is the same value. */
   for (int i = 0; !st && i < g->num_inputs; i++) {
     const wnn_ir_value *v = &g->values[g->inputs[i]];
-    st = wnn_builder_add_input(b, v->name, v->dtype, v->ndim, v->dims, &map[g->inputs[i]]);
-    if (st) wnn_ir_fail(g, st, false, "graph input '%s': %s", v->name, wnn_last_error());
+    const bool half = v->io_dtype == WNN_DTYPE_F16;
+    st = wnn_builder_add_input(b, v->name, half ? WNN_DTYPE_F16 : v->dtype, v->ndim, v->dims,
+                               &map[g->inputs[i]]);
+    if (st) {
+      wnn_ir_fail(g, st, false, "graph input '%s': %s", v->name, wnn_last_error());
+      break;
+    }
+    if (!half) continue;
+    half_in[g->inputs[i]] = map[g->inputs[i]];
+    st = wnn_builder_add_node(b, "Cast", NULL, &half_in[g->inputs[i]], 1, "{\"to\":1}", 1,
+                              &map[g->inputs[i]]);
+    if (st) wnn_ir_fail(g, st, false, "graph input '%s': Cast to float32: %s", v->name, wnn_last_error());
+    nodes++;
   }
   for (int i = 0; !st && i < g->num_nodes; i++) {
     wnn_ir_node *n = &g->nodes[i];
@@ -120,7 +138,26 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, void **artifact, si
       st = wnn_ir_fail(g, WNN_ERR_MALFORMED, false, "graph output '%s' is never computed", x->name);
       break;
     }
-    st = wnn_builder_add_output(b, map[v], x->name);
+    /* A float16 graph output: a Cast from the float32 value (or the float16
+     * graph input itself, when the output is one). */
+    int out = map[v];
+    if (x->io_dtype == WNN_DTYPE_F16 && half_in[v] >= 0) {
+      out = half_in[v];
+    } else if (x->io_dtype == WNN_DTYPE_F16) {
+      if (x->dtype != WNN_DTYPE_F32) {
+        st = wnn_ir_fail(g, WNN_ERR_DTYPE, false,
+                         "graph output '%s' is declared float16, but the model computes it as %s",
+                         x->name, wnn_dtype_name(x->dtype));
+        break;
+      }
+      st = wnn_builder_add_node(b, "Cast", NULL, &map[v], 1, "{\"to\":10}", 1, &out);
+      if (st) {
+        wnn_ir_fail(g, st, false, "graph output '%s': Cast to float16: %s", x->name, wnn_last_error());
+        break;
+      }
+      nodes++;
+    }
+    st = wnn_builder_add_output(b, out, x->name);
     if (st)
       wnn_ir_fail(g, st, wnn_status_is_unsupported(st), "graph output '%s': %s", x->name,
                   wnn_last_error());
@@ -143,5 +180,6 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, void **artifact, si
   if (data) wnn_builder_free_artifact(b, data, n);
   wnn_builder_free(b);
   free(map);
+  free(half_in);
   return st;
 }

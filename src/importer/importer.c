@@ -135,6 +135,40 @@ static wnn_status sweep(wnn_ir_graph *g, const wnn_import_options *opt) {
   return WNN_OK;
 }
 
+/* The Casts to float16 and to double that still matter (legacy.c made them
+ * Casts to float32): one warning for each kind, naming the first output. A
+ * Cast whose value only leaves the model as a graph output declared float16
+ * is not one: that output is converted to float16 at the boundary. */
+static void warn_narrowed(wnn_ir_graph *g) {
+  static const char *const what[2] = {"float16", "double"};
+  if (!g->warn || (!g->num_narrowed[0] && !g->num_narrowed[1])) return;
+  wnn_ir_count_readers(g);
+  for (int k = 0; k < 2; k++) {
+    int count = 0, first = -1;
+    for (int i = 0; i < g->num_narrowed[k]; i++) {
+      const wnn_ir_value *v = &g->values[g->narrowed[k][i]];
+      if (v->readers == 0) continue; /* dead code */
+      bool only_half_output = false;
+      for (int o = 0; k == 0 && o < g->num_outputs; o++)
+        only_half_output |= g->outputs[o] == g->narrowed[k][i] && v->readers == 1 &&
+                            v->io_dtype == WNN_DTYPE_F16;
+      if (only_half_output) continue;
+      if (first < 0) first = g->narrowed[k][i];
+      count++;
+    }
+    if (count)
+      wnn_ir_warnf(g,
+                   "%d Cast%s to %s (the first writes '%s') compute%s in float32: wnn computes "
+                   "%s tensors inside a model in float32, so %s %s and what follows runs in "
+                   "float32; results can differ from a runtime computing in %s",
+                   count, count == 1 ? "" : "s", what[k], g->values[first].name,
+                   count == 1 ? "s" : "", what[k], count == 1 ? "that value" : "those values",
+                   k == 0 ? (count == 1 ? "is not rounded to float16" : "are not rounded to float16")
+                          : (count == 1 ? "keeps only float32 precision" : "keep only float32 precision"),
+                   what[k]);
+  }
+}
+
 /* One conversion attempt, compiling the If branches in pruned without them. */
 static wnn_status attempt(wnn_ir_graph *g, const void *data, size_t size,
                           const wnn_import_options *opt, wnn_import_result *result) {
@@ -158,6 +192,7 @@ static wnn_status attempt(wnn_ir_graph *g, const void *data, size_t size,
   if (!st) {
     int n;
     wnn_pass_dce(g, &n);
+    warn_narrowed(g);
     st = wnn_emit(g, opt ? opt->model_name : NULL, &result->artifact, &result->size,
                   &result->num_nodes);
   }

@@ -32,6 +32,8 @@ void wnn_ir_free(wnn_ir_graph *g) {
   free(g->nodes);
   free(g->inputs);
   free(g->outputs);
+  free(g->narrowed[0]);
+  free(g->narrowed[1]);
   free(g->hash);
   free(g->subgraphs);
   free(g->prune);

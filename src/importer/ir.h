@@ -40,6 +40,11 @@ typedef struct wnn_ir_value {
   int producer;               /* live node writing it, or -1 */
   bool is_input;              /* a graph input (not an initializer) */
   int readers;                /* node input slots and graph outputs reading it */
+  /* A graph input or output the model declares float16 (WNN_DTYPE_F16;
+   * WNN_DTYPE_INVALID otherwise): the value itself is float32, like every
+   * float16 tensor inside, and emit.c keeps float16 at the boundary with a
+   * Cast after such an input and before such an output. */
+  wnn_dtype io_dtype;
 } wnn_ir_value;
 
 typedef struct wnn_ir_node {
@@ -100,6 +105,10 @@ typedef struct wnn_ir_graph {
   char *const *pruned;
   int num_pruned;
   char *prune;                /* set by a failure in such a branch (malloc'd) */
+  /* The outputs of Casts to float16 (narrowed[0]) and to double
+   * (narrowed[1]), which compute in float32 here (legacy.c): the importer
+   * warns about them (importer.c). Values ids, malloc'd. */
+  int *narrowed[2], num_narrowed[2];
 } wnn_ir_graph;
 
 void wnn_ir_init(wnn_ir_graph *g);

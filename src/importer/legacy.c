@@ -210,9 +210,18 @@ wnn_status wnn_legacy_rewrite(wnn_ir_graph *g, int id) {
       cJSON_ReplaceItemInObjectCaseSensitive(n->attrs, "to", cJSON_CreateNumber(t));
       to = attr(n, "to");
     }
-    /* float16 and double tensors are float32 here. */
-    if (cJSON_IsNumber(to) && (to->valuedouble == 10 || to->valuedouble == 11))
+    /* float16 and double tensors are float32 here; the importer says so
+     * (importer.c, warn_narrowed). */
+    if (cJSON_IsNumber(to) && (to->valuedouble == 10 || to->valuedouble == 11)) {
+      const int k = to->valuedouble == 11;
+      if (n->num_outputs >= 1 && n->outputs[0] >= 0) {
+        int *list = realloc(g->narrowed[k], (size_t)(g->num_narrowed[k] + 1) * sizeof *list);
+        if (!list) return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+        g->narrowed[k] = list;
+        list[g->num_narrowed[k]++] = n->outputs[0];
+      }
       cJSON_SetNumberValue(to, 1);
+    }
   } else if (is(n, "TopK") && opset < 10) {
     cJSON *k = attr(n, "k");
     if (k) {

@@ -26,7 +26,9 @@ static const char *onnx_type_name(int t) {
   return t >= 0 && t < (int)(sizeof names / sizeof names[0]) ? names[t] : "unknown";
 }
 
-/* The wnn dtype an ONNX type becomes (float16 and double become float32). */
+/* The wnn dtype an ONNX type becomes inside the model (float16 and double
+ * become float32; graph inputs and outputs declared float16 stay float16 at
+ * the boundary, io_dtype in ir.h, and declared double are refused). */
 static wnn_dtype dtype_of(int t) {
   switch (t) {
     case ONNX_FLOAT: case ONNX_FLOAT16: case ONNX_DOUBLE: return WNN_DTYPE_F32;
@@ -511,12 +513,22 @@ static wnn_status read_input(wnn_ir_graph *g, const Onnx__ValueInfoProto *vi,
   const wnn_import_shape *fixed = find_shape(opt, name);
   const wnn_import_const *frozen = find_const(opt, name);
   if (frozen) return freeze_input(g, name, dt, tt, fixed, frozen);
+  /* What a caller feeds keeps its dtype: float16 stays float16 at the
+   * boundary (emit.c converts after it); wnn has no float64 tensors, and a
+   * double input quietly taking float32 would be a different model. */
+  if (type == ONNX_DOUBLE)
+    return wnn_ir_fail(g, WNN_ERR_DTYPE, true,
+                       "graph input '%s' is DOUBLE (float64), which wnn does not have; computing "
+                       "it in float32 would change the model's interface (convert the model's "
+                       "inputs to float32, or freeze this one with --const %s=FILE)",
+                       name, name);
   int id;
   wnn_status st = wnn_ir_add_value(g, name, &id);
   if (st) return st;
   wnn_ir_value *v = &g->values[id];
   v->is_input = true;
   v->dtype = dt;
+  v->io_dtype = type == ONNX_FLOAT16 ? WNN_DTYPE_F16 : WNN_DTYPE_INVALID;
   v->known = true;
   if (fixed) {
     if (tt->shape && tt->shape->n_dim != (size_t)fixed->ndim)
@@ -731,6 +743,23 @@ wnn_status wnn_onnx_read(wnn_ir_graph *g, const void *data, size_t size,
                        "graph output '%s' is no graph input, initializer or node output", name);
       break;
     }
+    /* The declared type, when there is one: float16 stays float16 for the
+     * caller (emit.c converts before it), double is refused as for inputs. */
+    const Onnx__TypeProto *tp = gp->output[i]->type;
+    int type = tp && tp->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE && tp->tensor_type &&
+                       tp->tensor_type->has_elem_type
+                   ? tp->tensor_type->elem_type
+                   : 0;
+    if (type == ONNX_DOUBLE) {
+      st = wnn_ir_fail(g, WNN_ERR_DTYPE, true,
+                       "graph output '%s' is DOUBLE (float64), which wnn does not have; computing "
+                       "it in float32 would change the model's interface (convert the model's "
+                       "outputs to float32)",
+                       name);
+      break;
+    }
+    /* (A graph input's own declaration decides for it.) */
+    if (type == ONNX_FLOAT16 && !g->values[id].is_input) g->values[id].io_dtype = WNN_DTYPE_F16;
     int *out = realloc(g->outputs, (size_t)(g->num_outputs + 1) * sizeof *out);
     if (!out) {
       st = wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");

@@ -6,7 +6,9 @@
  * ignored until a node uses one), initializers (graph inputs that are also
  * initializers are params), Constant nodes (their value becomes constant data
  * and the node disappears), external data (location/offset/length, relative
- * to base_dir), float16 and double tensors converted to float32, attributes
+ * to base_dir), float16 and double tensors converted to float32 (graph inputs
+ * and outputs declared float16 marked to stay float16 at the boundary, declared
+ * double refused), attributes
  * converted to the runtime's JSON form (tensor attributes as
  * {"dtype","shape","data"}), and graph input shapes fixed by the caller's
  * shapes or, for symbolic, unset or non-positive dims, set to 1 with a

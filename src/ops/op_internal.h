@@ -196,6 +196,8 @@ wnn_f32_repeat_ukernel *wnn_select_f32_repeat(wnn_kernels kernels);
 wnn_f32_col2im_ukernel *wnn_select_f32_col2im(wnn_kernels kernels);
 wnn_f32_layernorm_ukernel *wnn_select_f32_layernorm(wnn_kernels kernels);
 wnn_x32_transpose_ukernel *wnn_select_x32_transpose(wnn_kernels kernels);
+wnn_f16_f32_vcvt_ukernel *wnn_select_f16_f32_vcvt(wnn_kernels kernels);
+wnn_f32_f16_vcvt_ukernel *wnn_select_f32_f16_vcvt(wnn_kernels kernels);
 wnn_f32_vunary_ukernel *wnn_select_f32_vunary(wnn_kernels kernels, int op);
 wnn_f32_pool2d_ukernel *wnn_select_f32_pool2d(wnn_kernels kernels, int op);
 wnn_f32_gavgpool_ukernel *wnn_select_f32_gavgpool(wnn_kernels kernels);

@@ -152,6 +152,24 @@ wnn_x32_transpose_ukernel *wnn_select_x32_transpose(wnn_kernels kernels) {
   return NULL;
 }
 
+wnn_f16_f32_vcvt_ukernel *wnn_select_f16_f32_vcvt(wnn_kernels kernels) {
+  static const struct { wnn_f16_f32_vcvt_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_F16_F32_VCVT(name, isa) ROW(name, isa, 0, 0)
+#include "kernels/kernels.inc"
+  };
+  SELECT(t, kernels, -1, -1);
+  return NULL;
+}
+
+wnn_f32_f16_vcvt_ukernel *wnn_select_f32_f16_vcvt(wnn_kernels kernels) {
+  static const struct { wnn_f32_f16_vcvt_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_F32_F16_VCVT(name, isa) ROW(name, isa, 0, 0)
+#include "kernels/kernels.inc"
+  };
+  SELECT(t, kernels, -1, -1);
+  return NULL;
+}
+
 wnn_f32_vunary_ukernel *wnn_select_f32_vunary(wnn_kernels kernels, int op) {
   static const struct { wnn_f32_vunary_ukernel *fn; int isa, op, kind; } t[] = {
 #define WNN_F32_VUNARY(name, isa, op) ROW(name, isa, WNN_UNARY_##op, 0)

@@ -56,9 +56,13 @@ typedef struct wnn_range_params {
   int64_t istart, idelta; /* int32, int64 */
 } wnn_range_params;
 
-/* Cast between float32, int64, int32, int8, uint8 and bool. */
+/* Cast between float32, float16, int64, int32, int8, uint8 and bool; the
+ * float16 <-> float32 kernels chosen at prepare (the other pairs with float16
+ * go through float32, element by element). */
 typedef struct wnn_cast_params {
   wnn_dtype from, to;
+  wnn_f16_f32_vcvt_ukernel *f16_f32;
+  wnn_f32_f16_vcvt_ukernel *f32_f16;
 } wnn_cast_params;
 
 /* Gather: data viewed as outer x axis_dim x inner, indices of count

@@ -4,12 +4,14 @@
  *                                runtime points output 0 at input 0;
  *   Shape, Size                  int64 values known at prepare, written by run;
  *   ConstantOfShape, Range       fills from constant inputs;
- *   Cast, CastLike               float32, int64, int32, int8, uint8, bool.
+ *   Cast, CastLike               float32, float16, int64, int32, int8, uint8,
+ *                                bool.
  */
 #include <math.h>
 #include <string.h>
 
 
+#include "base/half.h"
 #include "ops/tensor_internal.h"
 
 WNN_PARAMS_FIT(wnn_eyelike_params);
@@ -322,7 +324,7 @@ wnn_status wnn_range_run(const wnn_run_ctx *ctx) {
 /* ----------------------------------------------------------------- Cast */
 
 static bool castable(wnn_dtype d) {
-  return d == WNN_DTYPE_F32 || d == WNN_DTYPE_I64 || d == WNN_DTYPE_I32 || d == WNN_DTYPE_I8 ||
+  return d == WNN_DTYPE_F32 || d == WNN_DTYPE_F16 || d == WNN_DTYPE_I64 || d == WNN_DTYPE_I32 || d == WNN_DTYPE_I8 ||
          d == WNN_DTYPE_U8 || d == WNN_DTYPE_BOOL;
 }
 
@@ -346,17 +348,20 @@ wnn_status wnn_cast_prepare(wnn_prepare_ctx *ctx) {
     case 6: p->to = WNN_DTYPE_I32; break;
     case 7: p->to = WNN_DTYPE_I64; break;
     case 9: p->to = WNN_DTYPE_BOOL; break;
+    case 10: p->to = WNN_DTYPE_F16; break;
     case -1: return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: to is required", OP);
     default:
       return wnn_op_fail(ctx, WNN_ERR_UNSUPPORTED,
                          "%s: to = %lld is not supported (float32 1, uint8 2, int8 3, int32 6, "
-                         "int64 7, bool 9)",
+                         "int64 7, bool 9, float16 10)",
                          OP, (long long)to);
   }
   if (!castable(x->dtype))
     return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input 0 (input) is %s, which Cast does not read",
                        OP, wnn_dtype_name(x->dtype));
   p->from = x->dtype;
+  p->f16_f32 = wnn_select_f16_f32_vcvt(ctx->kernels);
+  p->f32_f16 = wnn_select_f32_f16_vcvt(ctx->kernels);
   return wnn_set_output(ctx, OP, 0, p->to, x->ndim, x->dims);
 }
 
@@ -379,6 +384,8 @@ wnn_status wnn_castlike_prepare(wnn_prepare_ctx *ctx) {
                          OP);
   p->from = x->dtype;
   p->to = ctx->inputs[1].dtype;
+  p->f16_f32 = wnn_select_f16_f32_vcvt(ctx->kernels);
+  p->f32_f16 = wnn_select_f32_f16_vcvt(ctx->kernels);
   return wnn_set_output(ctx, OP, 0, p->to, x->ndim, x->dims);
 }
 
@@ -399,14 +406,25 @@ wnn_status wnn_cast_run(const wnn_run_ctx *ctx) {
     memcpy(y->data, x->data, n * wnn_dtype_size(p->to));
     return WNN_OK;
   }
+  if (p->from == WNN_DTYPE_F16 && p->to == WNN_DTYPE_F32) {
+    p->f16_f32(n, x->data, y->data);
+    return WNN_OK;
+  }
+  if (p->from == WNN_DTYPE_F32 && p->to == WNN_DTYPE_F16) {
+    p->f32_f16(n, x->data, y->data);
+    return WNN_OK;
+  }
   for (size_t i = 0; i < n; i++) {
     /* Through int64 (or float for float outputs): narrower integers keep
-     * their low bits, as numpy and onnxruntime do. */
+     * their low bits, as numpy and onnxruntime do. float16 goes through
+     * float32, which holds every half exactly, and every integer a half can
+     * hold (larger ones round to an infinity either way). */
     int64_t iv = 0;
     float fv = 0.0f;
-    bool is_float = p->from == WNN_DTYPE_F32;
+    bool is_float = p->from == WNN_DTYPE_F32 || p->from == WNN_DTYPE_F16;
     if (is_float) {
-      fv = ((const float *)x->data)[i];
+      fv = p->from == WNN_DTYPE_F32 ? ((const float *)x->data)[i]
+                                    : wnn_f16_to_f32(((const uint16_t *)x->data)[i]);
       iv = f32_to_i64(fv);
     } else {
       iv = p->from == WNN_DTYPE_I64 ? ((const int64_t *)x->data)[i]
@@ -418,6 +436,7 @@ wnn_status wnn_cast_run(const wnn_run_ctx *ctx) {
     }
     switch (p->to) {
       case WNN_DTYPE_F32: ((float *)y->data)[i] = fv; break;
+      case WNN_DTYPE_F16: ((uint16_t *)y->data)[i] = wnn_f32_to_f16(fv); break;
       case WNN_DTYPE_I64: ((int64_t *)y->data)[i] = iv; break;
       case WNN_DTYPE_I32: ((int32_t *)y->data)[i] = (int32_t)(uint32_t)(uint64_t)iv; break;
       case WNN_DTYPE_I8: ((int8_t *)y->data)[i] = (int8_t)(uint8_t)(uint64_t)iv; break;

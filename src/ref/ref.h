@@ -91,6 +91,13 @@ static inline double wnn_ref_keys(double a, double t) {
   return 0;
 }
 
+/* float16 <-> float32 written from the definition of binary16 in floating
+ * point, independently of the bit manipulations of src/base/half.h that the
+ * kernels use (src/ref/ref_tensor_shape.c). NaNs: the sign kept, quiet, the
+ * top payload bits kept (the part of the result no formula decides). */
+float wnn_ref_f16_to_f32(uint16_t h);
+uint16_t wnn_ref_f32_to_f16(float f);
+
 /* The references themselves, wnn_ref_<symbol>, are declared in ops/op.h from
  * ops/ops.inc, and each op's descriptor points at its own. */
 #endif

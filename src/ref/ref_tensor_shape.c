@@ -40,25 +40,66 @@ static int64_t as_int(wnn_dtype dtype, const void *data, int64_t i) {
   }
 }
 
+/* A half is (-1)^s * 2^(e - 15) * (1 + m / 1024) for 0 < e < 31, and
+ * (-1)^s * 2^-14 * (m / 1024) for e = 0; e = 31 holds infinities and NaNs. */
+float wnn_ref_f16_to_f32(uint16_t h) {
+  const int s = h >> 15, e = (h >> 10) & 31, m = h & 1023;
+  double v;
+  if (e == 31) {
+    if (m == 0) return s ? -INFINITY : INFINITY;
+    uint32_t bits = (uint32_t)s << 31 | 0x7fc00000u | (uint32_t)m << 13;
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+  }
+  if (e == 0) v = ldexp((double)m, -24);
+  else v = ldexp(1.0 + m / 1024.0, e - 15);
+  return (float)(s ? -v : v);
+}
+
+/* The half nearest to f (ties to the even significand), found by scaling |f|
+ * so that the half's unit in the last place is 1 and rounding with rint (the
+ * default rounding mode, to nearest even). In double every scaled value is
+ * exact. */
+uint16_t wnn_ref_f32_to_f16(float f) {
+  const uint16_t sign = signbit(f) ? 0x8000 : 0;
+  if (isnan(f)) {
+    uint32_t bits;
+    memcpy(&bits, &f, 4);
+    return (uint16_t)(sign | 0x7e00 | ((bits >> 13) & 0x3ff));
+  }
+  const double a = fabs((double)f);
+  /* 65504 is the largest half; halfway to the next power of two, 65520,
+   * already rounds up (65504's significand is odd). */
+  if (a >= 65520.0) return (uint16_t)(sign | 0x7c00);
+  if (a < ldexp(1.0, -14)) return (uint16_t)(sign | (uint16_t)rint(ldexp(a, 24)));
+  int e;
+  frexp(a, &e); /* a = fr * 2^e, fr in [0.5, 1): the half's exponent is e - 1 */
+  const double m = rint(ldexp(a, 10 - (e - 1))); /* in [1024, 2048] */
+  /* m = 2048 carries into the exponent: (e - 1 + 14) << 10 plus m does it. */
+  return (uint16_t)(sign | (uint16_t)(((e - 1 + 14) << 10) + (int)m));
+}
+
 wnn_status wnn_ref_cast(const wnn_run_ctx *ctx) {
   const wnn_tensor *x = &ctx->inputs[0], *y = &ctx->outputs[0];
   for (int64_t i = 0; i < wnn_ref_numel(x); i++) {
-    const int64_t v = as_int(x->dtype, x->data, i);
+    /* float16 is read as the float32 it equals. */
+    float xf = 0;
+    if (x->dtype == WNN_DTYPE_F16) xf = wnn_ref_f16_to_f32(((const uint16_t *)x->data)[i]);
+    else if (x->dtype == WNN_DTYPE_F32) xf = ((const float *)x->data)[i];
+    const bool is_float = x->dtype == WNN_DTYPE_F16 || x->dtype == WNN_DTYPE_F32;
+    const int64_t v = is_float ? as_int(WNN_DTYPE_F32, &xf, 0) : as_int(x->dtype, x->data, i);
     const uint64_t bits = (uint64_t)v;
     switch (y->dtype) {
-      case WNN_DTYPE_F32:
-        ((float *)y->data)[i] =
-            x->dtype == WNN_DTYPE_F32 ? ((const float *)x->data)[i] : (float)v;
+      case WNN_DTYPE_F32: ((float *)y->data)[i] = is_float ? xf : (float)v; break;
+      case WNN_DTYPE_F16:
+        ((uint16_t *)y->data)[i] = wnn_ref_f32_to_f16(is_float ? xf : (float)v);
         break;
       case WNN_DTYPE_I64: ((int64_t *)y->data)[i] = v; break;
       case WNN_DTYPE_I32: ((int32_t *)y->data)[i] = (int32_t)(bits & 0xffffffffu); break;
       case WNN_DTYPE_I8: ((int8_t *)y->data)[i] = (int8_t)(bits & 0xffu); break;
       case WNN_DTYPE_U8: ((uint8_t *)y->data)[i] = (uint8_t)(bits & 0xffu); break;
-      default:
-        ((uint8_t *)y->data)[i] = x->dtype == WNN_DTYPE_F32
-                                      ? ((const float *)x->data)[i] != 0.0f
-                                      : v != 0;
-        break;
+      default: ((uint8_t *)y->data)[i] = is_float ? xf != 0.0f : v != 0; break;
     }
   }
   return WNN_OK;

@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/half.h"
 #include "ops/op.h"
 #include "../test.h"
 
@@ -111,8 +112,8 @@ static inline wnn_status op_exec(op_case *c, wnn_status (*fn)(const wnn_run_ctx 
   return st;
 }
 
-/* Fills a buffer for input t: constants are copied, floats are uniform in
- * [-1, 1), integers in [-20, 20]. */
+/* Fills a buffer for input t: constants are copied, float32 is uniform in
+ * [-1, 1), float16 in [-4, 4) (rounded), integers in [-20, 20]. */
 static inline void *make_input(const wnn_tdesc *t) {
   size_t bytes = td_bytes(t);
   void *p = malloc(bytes ? bytes : 1);
@@ -124,6 +125,7 @@ static inline void *make_input(const wnn_tdesc *t) {
   for (size_t i = 0; i < n; i++) {
     switch (t->dtype) {
       case WNN_DTYPE_F32: ((float *)p)[i] = lcg_float(); break;
+      case WNN_DTYPE_F16: ((uint16_t *)p)[i] = wnn_f32_to_f16(4.0f * lcg_float()); break;
       case WNN_DTYPE_I32: ((int32_t *)p)[i] = (int32_t)(lcg_next() % 41u) - 20; break;
       case WNN_DTYPE_I64: ((int64_t *)p)[i] = (int64_t)(lcg_next() % 41u) - 20; break;
       default: ((unsigned char *)p)[i * wnn_dtype_size(t->dtype)] = (unsigned char)lcg_next(); break;

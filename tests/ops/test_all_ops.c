@@ -16,6 +16,7 @@
 #include "op_harness.h"
 
 #define F32 WNN_DTYPE_F32
+#define F16 WNN_DTYPE_F16
 #define I64 WNN_DTYPE_I64
 #define I32 WNN_DTYPE_I32
 #define U8 WNN_DTYPE_U8
@@ -236,6 +237,10 @@ TEST(data_movement) {
   GEN("Size", NULL, 0, 0, TD(F32, 3, 5, 7));
   GEN("Cast", "{\"to\":7}", 0, 0, with(TD(F32, 3, 17), WIDE));
   GEN("CastLike", NULL, 0, 0, TD(I64, 3, 17), TD_SCALAR(F32));
+  GEN("Cast", "{\"to\":10}", 0, 0, with(TD(F32, 3, 17), WIDE));
+  GEN("Cast", "{\"to\":1}", 0, 0, TD(F16, 3, 17));
+  GEN("Cast", "{\"to\":7}", 0, 0, TD(F16, 3, 17));
+  GEN("CastLike", NULL, 0, 0, TD(I32, 3, 17), TD_SCALAR(F16));
   GEN("ConstantOfShape", NULL, 0, 0, I64S(2, 3, 5));
   GEN("GatherElements", "{\"axis\":1}", 0, 0, TD(F32, 3, 4),
       td_i64(2, (int64_t[]){3, 2}, (int64_t[]){0, 3, 1, 1, 2, 0}));

@@ -368,8 +368,9 @@ TEST(castlike) {
   in[1] = TD_SCALAR(WNN_DTYPE_BOOL);
   const uint8_t wantb[3] = {1, 1, 0};
   CHECK(check("CastLike", "{\"saturate\":1}", 2, in, 1, data, wantb, sizeof wantb));
-  in[1] = TD_SCALAR(WNN_DTYPE_F16);
-  CHECK(op_fails("CastLike", NULL, 2, in, 1, WNN_ERR_DTYPE, "input 1 (target_type) is float16"));
+  in[1] = TD_SCALAR(WNN_DTYPE_F16); /* 1.5, -2.5, 0 as halves */
+  const uint16_t wanth[3] = {0x3e00, 0xc100, 0x0000};
+  CHECK(check("CastLike", NULL, 2, in, 1, data, wanth, sizeof wanth));
 }
 
 /* -------------------------------------------------------------- Compress */

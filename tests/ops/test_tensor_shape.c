@@ -185,6 +185,16 @@ TEST(cast) {
   CHECK(expect_bytes("Cast", "{\"to\":2}", 1, &xf, data, wantu8, sizeof wantu8));
   CHECK(expect_bytes("Cast", "{\"to\":3}", 1, &xf, data, wanti8, sizeof wanti8));
   CHECK(expect_bytes("Cast", "{\"to\":9,\"saturate\":1}", 1, &xf, data, wantb, sizeof wantb));
+  /* float16: round to nearest even, an infinity past 65504, NaN quiet. */
+  const uint16_t want16[8] = {0x3f9a, 0xbf9a, 0x0000, 0x5cb2, 0xd808, 0x7e00, 0x7c00, 0xb800};
+  CHECK(expect_bytes("Cast", "{\"to\":10}", 1, &xf, data, want16, sizeof want16));
+  const uint16_t h16[6] = {0x3f9a, 0xd808, 0x0001, 0xfc00, 0x7bff, 0xbc00};
+  const float want16f[6] = {1.900390625f, -129.0f, 0x1p-24f, -INFINITY, 65504.0f, -1.0f};
+  const int64_t want16i[6] = {1, -129, 0, INT64_MIN, 65504, -1};
+  const wnn_tdesc xh = TD(WNN_DTYPE_F16, 6);
+  void *hdata[1] = {(void *)h16};
+  CHECK(expect_bytes("Cast", "{\"to\":1}", 1, &xh, hdata, want16f, sizeof want16f));
+  CHECK(expect_bytes("Cast", "{\"to\":7}", 1, &xh, hdata, want16i, sizeof want16i));
   const int64_t i[4] = {-3, 0, 257, 5000000000};
   data[0] = (void *)i;
   const wnn_tdesc xi = TD(WNN_DTYPE_I64, 4);
@@ -211,12 +221,12 @@ TEST(cast) {
   CHECK(expect_bytes("Cast", "{\"to\":2}", 1, &x8, data, want88, sizeof want88));
   CHECK(expect_bytes("Cast", "{\"to\":1}", 1, &x8, data, want8f, sizeof want8f));
   /* Random data, every pair, run against the reference. */
-  const wnn_dtype from[6] = {WNN_DTYPE_F32, WNN_DTYPE_I64, WNN_DTYPE_I32,
-                             WNN_DTYPE_I8,  WNN_DTYPE_U8,  WNN_DTYPE_BOOL};
-  const char *to[6] = {"{\"to\":1}", "{\"to\":2}", "{\"to\":3}",
-                       "{\"to\":6}", "{\"to\":7}", "{\"to\":9}"};
-  for (int a = 0; a < 6; a++) {
-    for (int t = 0; t < 6; t++) {
+  const wnn_dtype from[7] = {WNN_DTYPE_F32, WNN_DTYPE_I64, WNN_DTYPE_I32, WNN_DTYPE_I8,
+                             WNN_DTYPE_U8,  WNN_DTYPE_BOOL, WNN_DTYPE_F16};
+  const char *to[7] = {"{\"to\":1}", "{\"to\":2}", "{\"to\":3}", "{\"to\":6}",
+                       "{\"to\":7}", "{\"to\":9}", "{\"to\":10}"};
+  for (int a = 0; a < 7; a++) {
+    for (int t = 0; t < 7; t++) {
       wnn_tdesc x = TD(WNN_DTYPE_F32, 3, 17);
       x.dtype = from[a];
       op_case c;
@@ -239,12 +249,10 @@ TEST(cast_rejects) {
   const wnn_tdesc x = TD(WNN_DTYPE_F32, 2);
   CHECK(op_fails("Cast", NULL, 1, &x, 1, WNN_ERR_BAD_ATTRIBUTE, "Cast: to is required"));
   CHECK(op_fails("Cast", "{\"to\":11}", 1, &x, 1, WNN_ERR_UNSUPPORTED, "to = 11"));
-  CHECK(op_fails("Cast", "{\"to\":10}", 1, &x, 1, WNN_ERR_UNSUPPORTED, "to = 10"));
+  CHECK(op_fails("Cast", "{\"to\":16}", 1, &x, 1, WNN_ERR_UNSUPPORTED, "to = 16"));
   CHECK(op_fails("Cast", "{\"to\":\"int64\"}", 1, &x, 1, WNN_ERR_BAD_ATTRIBUTE, "to"));
   CHECK(op_fails("Cast", "{\"to\":1,\"saturate\":2}", 1, &x, 1, WNN_ERR_BAD_ATTRIBUTE,
                  "saturate = 2"));
-  const wnn_tdesc h = TD(WNN_DTYPE_F16, 2);
-  CHECK(op_fails("Cast", "{\"to\":1}", 1, &h, 1, WNN_ERR_DTYPE, "float16"));
 }
 
 TEST(constant_of_shape) {
