@@ -731,7 +731,8 @@ export async function runCase({
     let file = t.file;
     if (t.dtype !== inp.dtype) {
       if (inp.dtype === 'float32' && ELEM[t.dtype]?.kind === 'float') {
-        // The importer converts float64/float16 graph inputs to float32: so do we.
+        // The importer takes a float64 graph input as float32 (with a warning;
+        // float16 inputs stay float16): so do we.
         file = path.join(workDir, `input_${i}.npy`);
         writeNpyFloat32(file, t.dims, asNumbers(t));
       } else {

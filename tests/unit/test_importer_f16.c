@@ -3,7 +3,7 @@
  * model computing in float32 between the Casts the importer inserts; the
  * outputs are bitwise the float32 computation rounded to half (the oracle's
  * wnn_ref_f32_to_f16). Casts to float16 or double inside the model warn;
- * double inputs and outputs are refused (exit 3) by name. Models are built in
+ * double inputs and outputs become float32 with a warning naming them. Models are built in
  * C (test_importer_util.h). With WNN_F16_ARTIFACT set, the first model's
  * artifact is also written to that path (tests/js/f16.test.mjs reads its own;
  * this is for looking at it with `wnn info`). */
@@ -171,18 +171,21 @@ TEST(cast_to_float16_inside_warns) {
   tm_free(&m);
 }
 
-/* A double graph input or output is exit 3, by name. */
-TEST(double_inputs_and_outputs_refused) {
+/* A double graph input or output becomes float32, and the conversion says
+ * so by name (never silently). */
+TEST(double_inputs_and_outputs_warn) {
   tm_model m;
   tm_init(&m, 13);
   const int64_t d[1] = {4};
   tm_input(&m, "samples", DOUBLE, 1, d);
   tm_node(&m, "Relu", "relu", "samples", "y");
   typed_output(&m, "y", FLOAT, 1, d);
+  tm_warnings warn;
   wnn_import_result res;
-  CHECK_STATUS(tm_convert(&m, NULL, 0, NULL, &res), WNN_ERR_DTYPE);
-  CHECK(res.unsupported);
-  CHECK(strstr(res.msg, "graph input 'samples' is DOUBLE (float64)") != NULL);
+  CHECK_OK(tm_convert(&m, NULL, 0, &warn, &res));
+  CHECK(warn.count == 1 && strstr(warn.text, "graph input 'samples' is DOUBLE (float64)") &&
+        strstr(warn.text, "takes it as float32"));
+  free(res.artifact);
   tm_free(&m);
 
   tm_init(&m, 13);
@@ -190,9 +193,9 @@ TEST(double_inputs_and_outputs_refused) {
   Onnx__NodeProto *c = tm_node(&m, "Cast", "to_double", "x", "score");
   tm_attr_int(&m, c, "to", DOUBLE);
   typed_output(&m, "score", DOUBLE, 1, d);
-  CHECK_STATUS(tm_convert(&m, NULL, 0, NULL, &res), WNN_ERR_DTYPE);
-  CHECK(res.unsupported);
-  CHECK(strstr(res.msg, "graph output 'score' is DOUBLE (float64)") != NULL);
+  CHECK_OK(tm_convert(&m, NULL, 0, &warn, &res));
+  CHECK(strstr(warn.text, "graph output 'score' is DOUBLE (float64)") != NULL);
+  free(res.artifact);
   tm_free(&m);
 }
 
@@ -215,7 +218,7 @@ int main(void) {
   (void)tm_attr_ints; /* (a helper of test_importer_util.h this file does not need) */
   RUN(float16_in_float16_out);
   RUN(cast_to_float16_inside_warns);
-  RUN(double_inputs_and_outputs_refused);
+  RUN(double_inputs_and_outputs_warn);
   RUN(float16_output_of_another_dtype);
   return test_summary();
 }
