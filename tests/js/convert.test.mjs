@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import * as wnn from '../../js/wnn.js';
+import { formatNpy } from '../../js/io.js';
 import { ROOT, readOnnxModel, readTensorProto } from '../conformance/lib.mjs';
 
 const MODELS = path.resolve(ROOT, process.env.WNN_MODELS_DIR || '../shared/models');
@@ -134,22 +135,11 @@ test('wnn.convert: options, warnings and errors', async (t) => {
     assert.ok(warnings.some((w) => /input 'x': dim 0 is (unknown|symbolic)/.test(w)), `warnings: ${JSON.stringify(warnings)}`);
   }
   // consts: a graph input frozen to a tensor given as .npy bytes.
-  const npy = npyFloat32([1, 1, 28, 28], readTensorProto(path.join(MNIST, 'test_data_set_0/input_0.pb')).data);
+  const npy = formatNpy({ dtype: 'float32', shape: [1, 1, 28, 28], data: Float32Array.from(readTensorProto(path.join(MNIST, 'test_data_set_0/input_0.pb')).data) });
   const frozen = await wnn.load(await wnn.convert(onnx, { consts: { Input3: npy } }));
   assert.equal(frozen.inputs.length, 0, 'the frozen input is gone');
   frozen.dispose();
 });
-
-// A .npy v1 file of float32 data.
-function npyFloat32(shape, data) {
-  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
-  header += ' '.repeat(63 - ((10 + header.length) % 64)) + '\n';
-  const bytes = new Uint8Array(10 + header.length + data.length * 4);
-  bytes.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, header.length & 255, header.length >> 8]);
-  bytes.set(new TextEncoder().encode(header), 10);
-  bytes.set(new Uint8Array(Float32Array.from(data).buffer), 10 + header.length);
-  return bytes;
-}
 
 // mnist re-saved with its weights in a side file (onnx.save_model with
 // save_as_external_data), into dir/model.onnx + dir/weights.bin.
