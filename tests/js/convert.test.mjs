@@ -1,6 +1,7 @@
 // The converter compiled to WebAssembly (dist/wnn-convert.wasm) behind the JS
-// API: wnn.convert() and wnn.load() of ONNX bytes, in Node and in headless
-// Chromium (a page fetches an ONNX model, converts it, runs it).
+// API: wnn.convert() and wnn.load() of ONNX bytes, in Node, Deno, Bun and
+// headless Chromium (a page fetches an ONNX model, converts it, runs it), and
+// the package's `npx wnn` from a packed tarball.
 //
 // - Every real model in ../shared/models that the native CLI converts gives
 //   the same artifact bytes through wnn.convert() (same shapes).
@@ -307,3 +308,31 @@ console.log(JSON.stringify({ bytes: artifact.length, inputs: model.inputs.map((i
   assert.deepEqual(got.inputs, ['Input3']);
   assert.ok(got.bytes > 20000);
 });
+
+// The same in Deno and Bun (their binaries come with the npm packages).
+for (const host of ['deno', 'bun']) {
+  test(`${host}: wnn.convert then load and run`, async (t) => {
+    const skip = noMnist();
+    if (skip) return t.skip(skip);
+    const bin = path.join(ROOT, 'node_modules/.bin', host);
+    if (!fs.existsSync(bin) || spawnSync(bin, ['--version']).status !== 0) return t.skip(`node_modules/.bin/${host} does not run (npm install)`);
+    const script = path.join(tmp, `convert-${host}.mjs`);
+    fs.writeFileSync(script, `
+import * as wnn from ${JSON.stringify(path.join(ROOT, 'js/wnn.js'))};
+const artifact = await wnn.convert(${JSON.stringify(path.join(MNIST, 'model.onnx'))});
+const model = await wnn.load(artifact);
+const y = Object.values(await model.predict({ Input3: new Float32Array(784).fill(0.5) }))[0];
+console.log(JSON.stringify({ bytes: artifact.length, data: Array.from(y.data) }));
+`);
+    const args = host === 'deno' ? ['run', '--allow-read', script] : [script];
+    const r = spawnSync(bin, args, { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' }, timeout: 120_000 });
+    assert.equal(r.status, 0, `${host}: ${r.stderr}`);
+    const got = JSON.parse(r.stdout.trim().split('\n').at(-1));
+    const artifact = await wnn.convert(path.join(MNIST, 'model.onnx'));
+    const model = await wnn.load(artifact);
+    const want = Object.values(await model.predict({ Input3: new Float32Array(784).fill(0.5) }))[0];
+    model.dispose();
+    assert.equal(got.bytes, artifact.length);
+    assert.deepEqual(got.data, Array.from(want.data));
+  });
+}
