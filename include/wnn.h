@@ -179,7 +179,12 @@ int wnn_model_num_outputs(const wnn_model *model);
 int wnn_model_num_params(const wnn_model *model);
 
 /* Shape and type of an input, output or param. Pointers inside are owned by the
- * model and valid until wnn_model_free. */
+ * model and valid until wnn_model_free. For a dynamic model (one whose inputs
+ * name dims, docs/dynamic-shapes.md) an input's shape holds WNN_DIM_DYNAMIC
+ * where a dim is named (wnn_model_input_dim says which name), and nbytes and
+ * the outputs' shapes are those of the reference plan, at every dim's default;
+ * an executor's current shapes are wnn_executor_input_info and
+ * wnn_executor_output_info. */
 typedef struct wnn_tensor_info {
   const char *name;      /* exactly as in the source model */
   wnn_dtype dtype;
@@ -192,6 +197,21 @@ wnn_status wnn_model_input_info(const wnn_model *model, int index, wnn_tensor_in
 wnn_status wnn_model_output_info(const wnn_model *model, int index, wnn_tensor_info *info);
 wnn_status wnn_model_param_info(const wnn_model *model, int index, wnn_tensor_info *info);
 
+/* Run-time shapes (docs/dynamic-shapes.md). Dim d of input `input`: size >= 0
+ * when fixed (name NULL, default_size and max_size equal to it), or
+ * WNN_DIM_DYNAMIC when named: its name (owned by the model, valid until
+ * wnn_model_free), the default the artifact's plan is made for, max_size
+ * (0: unbounded) and multiple (a size must be a multiple of it; 1 when any
+ * size goes). Several inputs may name the same dim: they must agree. */
+#define WNN_DIM_DYNAMIC (-1)
+typedef struct wnn_dim_info {
+  int64_t size;
+  const char *name;
+  int64_t default_size, max_size;
+  int64_t multiple;
+} wnn_dim_info;
+wnn_status wnn_model_input_dim(const wnn_model *model, int input, int d, wnn_dim_info *info);
+
 /* Index of the input or output with that exact name; WNN_ERR_NOT_FOUND if none. */
 wnn_status wnn_model_input_index(const wnn_model *model, const char *name, int *index);
 wnn_status wnn_model_output_index(const wnn_model *model, const char *name, int *index);
@@ -200,7 +220,9 @@ wnn_status wnn_model_output_index(const wnn_model *model, const char *name, int 
  * fields). Owned by the model, valid until wnn_model_free. */
 const char *wnn_model_metadata(const wnn_model *model);
 
-/* Bytes of the arena every executor of this model allocates, and of weights:
+/* Bytes of the arena an executor of this model allocates at creation (for a
+ * dynamic model: the reference plan's, or the plan at every dim's max when
+ * every dim is bounded, whichever is larger), and of weights:
  * the artifact's WEIGHTS section plus the block the loader fills for params
  * stored as one repeated element (the FILL codec, docs/format.md). */
 size_t wnn_model_arena_bytes(const wnn_model *model);
@@ -209,7 +231,8 @@ size_t wnn_model_weights_bytes(const wnn_model *model);
 /* ------------------------------------------------------------- the executor */
 
 /* Creates an executor and allocates its whole arena (zero-filled, so unset
- * inputs read as zeros). The model must outlive the executor. Thread-safe with
+ * inputs read as zeros). Its shapes are the model's reference shapes until it
+ * is resized. The model must outlive the executor. Thread-safe with
  * respect to the model: many threads may create executors of one model. */
 wnn_status wnn_executor_create(const wnn_model *model, wnn_executor **out);
 void wnn_executor_destroy(wnn_executor *executor);
@@ -219,7 +242,9 @@ void wnn_executor_destroy(wnn_executor *executor);
 const char *wnn_executor_errmsg(const wnn_executor *executor);
 
 /* Copies a tensor into input `index`. The tensor must be dense (strides NULL or
- * row-major), on kDLCPU, of the input's dtype and shape. */
+ * row-major), on kDLCPU, of the input's dtype and of the executor's current
+ * shape for it (another shape is WNN_ERR_SHAPE, even for a dynamic model:
+ * resize first, below). */
 wnn_status wnn_executor_set_input(wnn_executor *executor, int index, const DLTensor *tensor);
 wnn_status wnn_executor_set_input_by_name(wnn_executor *executor, const char *name,
                                           const DLTensor *tensor);
@@ -231,25 +256,68 @@ wnn_status wnn_executor_set_input_zero_copy(wnn_executor *executor, int index,
                                             const DLTensor *tensor);
 
 /* A view of input `index` (the copy in the arena, or the borrowed buffer).
- * tensor->shape points into the model. Valid until the input is set again or the
- * executor is destroyed. */
+ * tensor->shape points into the model or the executor. Valid until the input
+ * is set again, the executor is resized or destroyed. */
 wnn_status wnn_executor_get_input(wnn_executor *executor, int index, DLTensor *tensor);
 
 /* Runs the graph. Allocates nothing. Fails only on data-dependent errors (an
  * index tensor out of range), which the message names. */
 wnn_status wnn_executor_run(wnn_executor *executor);
 
-/* A borrowed view of output `index`: tensor->data points into the executor's
- * arena (or the model's weights, for an output that is a constant) and is valid
- * until the next wnn_executor_run or the executor is destroyed; tensor->shape
- * points into the model. */
+/* A borrowed view of output `index`, at the executor's current shapes:
+ * tensor->data points into the executor's arena (or the model's weights, for
+ * an output that is a constant) and is valid until the next wnn_executor_run,
+ * resize, or the executor is destroyed; tensor->shape points into the model
+ * or the executor, valid until the next resize or destroy. */
 wnn_status wnn_executor_get_output(wnn_executor *executor, int index, DLTensor *tensor);
 wnn_status wnn_executor_get_output_by_name(wnn_executor *executor, const char *name,
                                            DLTensor *tensor);
 
 /* Copies output `index` into dst, which holds exactly `nbytes` bytes (the
- * output's size, else WNN_ERR_SIZE). */
+ * output's size at the current shapes, else WNN_ERR_SIZE). */
 wnn_status wnn_executor_copy_output(wnn_executor *executor, int index, void *dst, size_t nbytes);
+
+/* -------------------------------------------------------- run-time shapes */
+
+/* Shape and type of input or output `index` at the executor's current shapes
+ * (for a fixed model, or before any resize: the model's). name points into
+ * the model; shape into the model or the executor, valid until the next
+ * resize or until the executor is destroyed. */
+wnn_status wnn_executor_input_info(const wnn_executor *executor, int index, wnn_tensor_info *info);
+wnn_status wnn_executor_output_info(const wnn_executor *executor, int index,
+                                    wnn_tensor_info *info);
+
+/* Sets the shapes of `count` inputs at once (several inputs may share a dim:
+ * input_ids and attention_mask share `seq`); the other inputs keep theirs.
+ * Infers every shape with the ops' own prepare, runs the shape nodes, plans
+ * the arena with the builder's planner and grows the arena when the plan
+ * needs more (it never shrinks). A named dim past its max, not a multiple of
+ * its multiple, or of two sizes in two inputs, and a fixed dim of another
+ * size, are WNN_ERR_SHAPE naming the input and the dim; a node whose prepare
+ * refuses the shapes fails with its status and a message naming the node.
+ * All or nothing: on failure the executor keeps its previous shapes, plan,
+ * arena and input contents.
+ * After a resize that changes any shape, every input must be set again (its
+ * contents are undefined, borrowed inputs are dropped) and views of inputs
+ * and outputs are stale. The executor keeps the plans of its last 4 distinct
+ * shape sets (and the model's reference plan): resizing back to one of them
+ * allocates nothing, nor does resizing to the shapes it has. May allocate;
+ * wnn_executor_run never does, whatever the shapes. A model without named
+ * dims accepts only its own shapes. */
+typedef struct wnn_input_shape {
+  int index;              /* the input */
+  int ndim;               /* the input's ndim */
+  const int64_t *shape;   /* ndim dims, borrowed for the call */
+} wnn_input_shape;
+wnn_status wnn_executor_resize(wnn_executor *executor, int count, const wnn_input_shape *shapes);
+wnn_status wnn_executor_resize_input(wnn_executor *executor, int index, int ndim,
+                                     const int64_t *shape);
+wnn_status wnn_executor_resize_input_by_name(wnn_executor *executor, const char *name, int ndim,
+                                             const int64_t *shape);
+
+/* Bytes of the executor's arena now: the largest plan it has used (or the
+ * model's, wnn_model_arena_bytes, at creation). 0 for NULL. */
+size_t wnn_executor_arena_bytes(const wnn_executor *executor);
 
 /* ------------------------------------------------------ stateless predict */
 

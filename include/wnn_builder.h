@@ -31,6 +31,33 @@ wnn_status wnn_builder_set_metadata(wnn_builder *builder, const char *key, const
 wnn_status wnn_builder_add_input(wnn_builder *builder, const char *name, wnn_dtype dtype,
                                  int ndim, const int64_t *shape, int *value);
 
+/* Run-time shapes (docs/dynamic-shapes.md). Declares the dim `name` (copied)
+ * that inputs may name: default_size is the size the artifact's plan is made
+ * for (the reference plan, what wnn_builder_finish computes), max_size bounds
+ * it (0: unbounded), and a size must be a multiple of `multiple` (1: any).
+ * An artifact with dims or shape nodes sets the required feature bit DYNAMIC;
+ * one without is exactly what the builder wrote before. */
+wnn_status wnn_builder_add_dim(wnn_builder *builder, const char *name, int64_t default_size,
+                               int64_t max_size, int64_t multiple);
+
+/* A graph input whose dim d is the dim dim_names[d] (declared with
+ * wnn_builder_add_dim; shape[d] is then ignored and the dim's default used),
+ * or fixed at shape[d] where dim_names[d] is NULL. dim_names may be NULL (no
+ * names: wnn_builder_add_input). */
+wnn_status wnn_builder_add_dynamic_input(wnn_builder *builder, const char *name, wnn_dtype dtype,
+                                         int ndim, const int64_t *shape,
+                                         const char *const *dim_names, int *value);
+
+/* Like wnn_builder_add_node, but a shape node ("shape": 1): the runtime runs
+ * it when it loads the artifact and when an executor is resized, never in a
+ * run, and later nodes' prepare read its outputs as constants (a Reshape
+ * target computed from Shape, Gather and Concat). It runs here too, at the
+ * defaults. Its inputs are params, outputs of shape nodes, or anything when
+ * its op reads only shapes (Shape, Size); it may not need scratch memory. */
+wnn_status wnn_builder_add_shape_node(wnn_builder *builder, const char *op_type,
+                                      const char *name, const int *inputs, int num_inputs,
+                                      const char *attrs_json, int num_outputs, int *outputs);
+
 /* A param (weight): its bytes are copied now. name is copied. */
 wnn_status wnn_builder_add_param(wnn_builder *builder, const char *name, wnn_dtype dtype,
                                  int ndim, const int64_t *shape, const void *data, int *value);

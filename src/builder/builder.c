@@ -24,13 +24,15 @@ typedef struct bvalue {
   int ndim;
   int64_t dims[WNN_MAX_DIMS];
   size_t nbytes;
-  void *data;       /* PARAM: our copy of its bytes */
+  void *data;       /* PARAM: our copy of its bytes; SHAPE: computed when its
+                       shape node was added */
   int root;         /* ALIAS: the value whose bytes it shares */
   int producer;     /* node index, or -1 */
   int first, last;
   size_t offset;    /* arena offset, or weights offset for params */
   unsigned codec;   /* PARAM: WNN_CODEC_RAW, or WNN_CODEC_FILL when finish finds
                        every element equal (WEIGHTS then stores one element) */
+  unsigned char named[WNN_MAX_DIMS]; /* INPUT: 1 + the dim naming dim d, or 0 */
 } bvalue;
 
 typedef struct bnode {
@@ -43,7 +45,16 @@ typedef struct bnode {
   int num_guards;   /* "when" (wnn_builder_set_node_guards) */
   int guards[WNN_MAX_GUARDS];
   int guard_expect[WNN_MAX_GUARDS];
+  bool shape_node;  /* "shape": 1 (wnn_builder_add_shape_node) */
 } bnode;
+
+typedef struct bdim {
+  char *name;
+  int64_t default_size, max_size, multiple;
+} bdim;
+
+/* Named dims a builder declares: the loader's limit (WNN_MAX_NAMED_DIMS). */
+#define MAX_DIMS_NAMED 64
 
 struct wnn_builder {
   wnn_allocator alloc;
@@ -55,6 +66,9 @@ struct wnn_builder {
   int *outputs, num_outputs, cap_outputs;
   cJSON *meta; /* name, producer, properties */
   bool inplace; /* the plan puts some node's output over one of its inputs */
+  bdim dims[MAX_DIMS_NAMED]; /* wnn_builder_add_dim */
+  int num_dims;
+  bool has_shape_nodes;
 };
 
 static wnn_status fail(wnn_status status, const char *fmt, ...)
@@ -117,6 +131,7 @@ void wnn_builder_free(wnn_builder *b) {
   }
   cJSON_Delete(b->meta);
   wnn_json_end();
+  for (int i = 0; i < b->num_dims; i++) wnn_free_str(&a, b->dims[i].name);
   wnn_free(&a, b->values, (size_t)b->cap_values * sizeof *b->values, 16);
   wnn_free(&a, b->nodes, (size_t)b->cap_nodes * sizeof *b->nodes, 16);
   wnn_free(&a, b->inputs, (size_t)b->cap_inputs * sizeof(int), 16);
@@ -202,6 +217,35 @@ wnn_status wnn_builder_add_input(wnn_builder *b, const char *name, wnn_dtype dty
   return WNN_OK;
 }
 
+wnn_status wnn_builder_add_dynamic_input(wnn_builder *b, const char *name, wnn_dtype dtype,
+                                         int ndim, const int64_t *shape,
+                                         const char *const *dim_names, int *value) {
+  wnn_clear_error();
+  if (!b || !name || !value || (ndim > 0 && !shape))
+    return fail(WNN_ERR_INVALID_ARGUMENT, "add_dynamic_input: NULL argument");
+  if (ndim < 0 || ndim > WNN_MAX_DIMS)
+    return fail(WNN_ERR_SHAPE, "add_dynamic_input \"%s\": %d dims (at most %d)", name, ndim,
+                WNN_MAX_DIMS);
+  int64_t dims[WNN_MAX_DIMS];
+  unsigned char named[WNN_MAX_DIMS] = {0};
+  for (int d = 0; d < ndim; d++) {
+    dims[d] = shape[d];
+    if (!dim_names || !dim_names[d]) continue;
+    int found = -1;
+    for (int i = 0; i < b->num_dims && found < 0; i++)
+      if (!strcmp(b->dims[i].name, dim_names[d])) found = i;
+    if (found < 0)
+      return fail(WNN_ERR_INVALID_ARGUMENT,
+                  "add_dynamic_input \"%s\": dim %d is named \"%s\", which no add_dim declared",
+                  name, d, dim_names[d]);
+    named[d] = (unsigned char)(found + 1);
+    dims[d] = b->dims[found].default_size; /* the reference plan */
+  }
+  wnn_status st = wnn_builder_add_input(b, name, dtype, ndim, dims, value);
+  if (!st) memcpy(b->values[*value].named, named, sizeof named);
+  return st;
+}
+
 wnn_status wnn_builder_add_param(wnn_builder *b, const char *name, wnn_dtype dtype, int ndim,
                                  const int64_t *shape, const void *data, int *value) {
   wnn_clear_error();
@@ -220,7 +264,8 @@ wnn_status wnn_builder_add_param(wnn_builder *b, const char *name, wnn_dtype dty
 
 /* Prepares a node with the given kernel variant into ctx's outputs. */
 static wnn_status prepare(const wnn_builder *b, const bnode *n, wnn_kernels kernels,
-                          wnn_tdesc *out, size_t *scratch, char *msg, size_t cap) {
+                          wnn_tdesc *out, size_t *scratch, char *msg, size_t cap,
+                          unsigned char *params_out) {
   wnn_tdesc in[WNN_MAX_IO];
   memset(in, 0, sizeof in);
   for (int k = 0; k < n->num_inputs; k++) {
@@ -229,7 +274,7 @@ static wnn_status prepare(const wnn_builder *b, const bnode *n, wnn_kernels kern
     in[k].dtype = v->dtype;
     in[k].ndim = v->ndim;
     memcpy(in[k].dims, v->dims, sizeof v->dims);
-    in[k].data = root->kind == WNN_VALUE_PARAM ? root->data : NULL;
+    in[k].data = root->kind == WNN_VALUE_PARAM || root->kind == WNN_VALUE_SHAPE ? root->data : NULL;
   }
   _Alignas(16) unsigned char params[WNN_MAX_PARAMS];
   memset(params, 0, sizeof params);
@@ -248,12 +293,44 @@ static wnn_status prepare(const wnn_builder *b, const bnode *n, wnn_kernels kern
   msg[0] = '\0';
   wnn_status st = n->op->prepare(&ctx);
   *scratch = ctx.scratch_bytes;
+  if (params_out) memcpy(params_out, params, sizeof params);
   return st;
 }
 
-wnn_status wnn_builder_add_node(wnn_builder *b, const char *op_type, const char *name,
-                                const int *inputs, int num_inputs, const char *attrs_json,
-                                int num_outputs, int *outputs) {
+/* Runs shape node n (prepared: params, out) on its inputs' bytes into its
+ * SHAPE outputs' data, which it allocates. */
+static wnn_status run_shape_node(wnn_builder *b, const bnode *n, const unsigned char *params,
+                                 char *msg, size_t cap) {
+  for (int k = 0; k < n->num_outputs; k++) {
+    bvalue *v = &b->values[n->outputs[k]];
+    if (v->kind != WNN_VALUE_SHAPE) continue;
+    if (!(v->data = wnn_calloc(&b->alloc, 1, v->nbytes, 64)))
+      return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory running a shape node");
+  }
+  if (n->op->flags & WNN_OP_ALIAS) return WNN_OK;
+  wnn_tensor in[WNN_MAX_IO], out[WNN_MAX_IO];
+  for (int k = 0; k < n->num_inputs; k++) {
+    if (n->inputs[k] < 0) {
+      in[k] = (wnn_tensor){NULL, WNN_DTYPE_INVALID, 0, NULL};
+      continue;
+    }
+    const bvalue *v = &b->values[n->inputs[k]], *root = &b->values[v->root];
+    void *data = root->kind == WNN_VALUE_PARAM || root->kind == WNN_VALUE_SHAPE ? root->data : NULL;
+    in[k] = (wnn_tensor){data, v->dtype, v->ndim, v->dims};
+  }
+  for (int k = 0; k < n->num_outputs; k++) {
+    const bvalue *v = &b->values[n->outputs[k]];
+    out[k] = (wnn_tensor){v->data, v->dtype, v->ndim, v->dims};
+  }
+  msg[0] = '\0';
+  wnn_run_ctx ctx = {params, n->num_inputs, in, n->num_outputs, out, NULL, msg, cap};
+  wnn_status st = n->op->run(&ctx);
+  return st ? fail(st, "%s (a shape node): %s", n->op->name, msg) : WNN_OK;
+}
+
+static wnn_status add_node(wnn_builder *b, const char *op_type, const char *name,
+                           const int *inputs, int num_inputs, const char *attrs_json,
+                           int num_outputs, int *outputs, bool shape_node) {
   wnn_clear_error();
   if (!b || !op_type || (num_inputs && !inputs) || (num_outputs && !outputs))
     return fail(WNN_ERR_INVALID_ARGUMENT, "add_node: NULL argument");
@@ -270,6 +347,7 @@ wnn_status wnn_builder_add_node(wnn_builder *b, const char *op_type, const char 
   bnode n;
   memset(&n, 0, sizeof n);
   n.op = op;
+  n.shape_node = shape_node;
   n.num_inputs = num_inputs;
   n.num_outputs = num_outputs;
   if (num_inputs) memcpy(n.inputs, inputs, (size_t)num_inputs * sizeof *inputs);
@@ -290,11 +368,28 @@ wnn_status wnn_builder_add_node(wnn_builder *b, const char *op_type, const char 
   /* Prepare with each variant; the plan must fit the largest scratch. */
   wnn_tdesc out[WNN_MAX_IO], out2[WNN_MAX_IO];
   size_t scratch = 0, scratch2 = 0;
-  if (!st && (st = prepare(b, &n, WNN_KERNELS_SCALAR, out, &scratch, msg, sizeof msg)))
+  _Alignas(16) unsigned char params[WNN_MAX_PARAMS];
+  if (!st && (st = prepare(b, &n, WNN_KERNELS_SCALAR, out, &scratch, msg, sizeof msg, params)))
     fail(st, "%s%s%s: %s", op_type, name ? " " : "", name ? name : "", msg);
-  if (!st && (st = prepare(b, &n, WNN_KERNELS_AUTO, out2, &scratch2, msg, sizeof msg)))
+  if (!st && (st = prepare(b, &n, WNN_KERNELS_AUTO, out2, &scratch2, msg, sizeof msg, NULL)))
     fail(st, "%s%s%s: %s", op_type, name ? " " : "", name ? name : "", msg);
   n.scratch_bytes = scratch > scratch2 ? scratch : scratch2;
+  if (!st && shape_node) {
+    /* Run at build time, as the loader will at load: its inputs' bytes must
+     * be known then (params, shape values) unless it reads only shapes. */
+    if (n.scratch_bytes)
+      st = fail(WNN_ERR_UNSUPPORTED, "add_shape_node %s: it needs scratch memory", op_type);
+    for (int k = 0; !st && k < num_inputs; k++) {
+      if (inputs[k] < 0) continue;
+      const bvalue *r = &b->values[b->values[inputs[k]].root];
+      if (r->kind != WNN_VALUE_PARAM && r->kind != WNN_VALUE_SHAPE &&
+          !(op->flags & WNN_OP_READS_SHAPE_ONLY))
+        st = fail(WNN_ERR_INVALID_ARGUMENT,
+                  "add_shape_node %s: input %d (value %d) is computed only by a run; a shape node "
+                  "reads params and shape values (or only shapes: Shape, Size)",
+                  op_type, k, inputs[k]);
+    }
+  }
 
   if (!st && name && !(n.name = wnn_strndup(&b->alloc, name, strlen(name))))
     st = fail(WNN_ERR_OUT_OF_MEMORY, "out of memory adding a node");
@@ -302,18 +397,23 @@ wnn_status wnn_builder_add_node(wnn_builder *b, const char *op_type, const char 
   for (int k = 0; !st && k < num_outputs; k++) {
     int alias = k == 0 && (op->flags & WNN_OP_ALIAS);
     int v;
-    st = new_value(b, NULL, alias ? WNN_VALUE_ALIAS : WNN_VALUE_ARENA, out[k].dtype, out[k].ndim,
-                   out[k].dims, &v);
+    st = new_value(b, NULL, alias ? WNN_VALUE_ALIAS : shape_node ? WNN_VALUE_SHAPE : WNN_VALUE_ARENA,
+                   out[k].dtype, out[k].ndim, out[k].dims, &v);
     if (st) break;
     if (alias) b->values[v].root = b->values[inputs[0]].root;
     b->values[v].producer = b->num_nodes;
     n.outputs[k] = v;
   }
+  if (!st && shape_node) st = run_shape_node(b, &n, params, msg, sizeof msg);
   if (!st && !grow(&b->alloc, (void **)&b->nodes, &b->cap_nodes, b->num_nodes + 1, sizeof(bnode)))
     st = fail(WNN_ERR_OUT_OF_MEMORY, "out of memory adding a node");
   if (st) {
     /* Leave the builder as it was. */
-    while (b->num_values > first_new) wnn_free_str(&b->alloc, b->values[--b->num_values].name);
+    while (b->num_values > first_new) {
+      bvalue *v = &b->values[--b->num_values];
+      wnn_free_str(&b->alloc, v->name);
+      wnn_free(&b->alloc, v->data, v->nbytes, 64);
+    }
     wnn_free_str(&b->alloc, n.name);
     wnn_json_begin(&b->alloc);
     cJSON_Delete(n.attrs);
@@ -321,7 +421,51 @@ wnn_status wnn_builder_add_node(wnn_builder *b, const char *op_type, const char 
     return st;
   }
   b->nodes[b->num_nodes++] = n;
+  b->has_shape_nodes |= shape_node;
   for (int k = 0; k < num_outputs; k++) outputs[k] = n.outputs[k];
+  return WNN_OK;
+}
+
+wnn_status wnn_builder_add_node(wnn_builder *b, const char *op_type, const char *name,
+                                const int *inputs, int num_inputs, const char *attrs_json,
+                                int num_outputs, int *outputs) {
+  return add_node(b, op_type, name, inputs, num_inputs, attrs_json, num_outputs, outputs, false);
+}
+
+wnn_status wnn_builder_add_shape_node(wnn_builder *b, const char *op_type, const char *name,
+                                      const int *inputs, int num_inputs, const char *attrs_json,
+                                      int num_outputs, int *outputs) {
+  return add_node(b, op_type, name, inputs, num_inputs, attrs_json, num_outputs, outputs, true);
+}
+
+wnn_status wnn_builder_add_dim(wnn_builder *b, const char *name, int64_t default_size,
+                               int64_t max_size, int64_t multiple) {
+  wnn_clear_error();
+  if (!b || !name) return fail(WNN_ERR_INVALID_ARGUMENT, "add_dim: NULL argument");
+  if (!name[0]) return fail(WNN_ERR_INVALID_ARGUMENT, "add_dim: the name is empty");
+  for (int i = 0; i < b->num_dims; i++)
+    if (!strcmp(b->dims[i].name, name))
+      return fail(WNN_ERR_INVALID_ARGUMENT, "add_dim: a dim is already named \"%s\"", name);
+  if (b->num_dims == MAX_DIMS_NAMED)
+    return fail(WNN_ERR_LIMIT, "add_dim \"%s\": at most %d dims", name, MAX_DIMS_NAMED);
+  if (default_size < 0 || default_size > (INT64_C(1) << 40) || max_size < 0 ||
+      max_size > (INT64_C(1) << 40) || multiple < 1 || multiple > (INT64_C(1) << 40))
+    return fail(WNN_ERR_INVALID_ARGUMENT,
+                "add_dim \"%s\": default %lld, max %lld, multiple %lld out of range", name,
+                (long long)default_size, (long long)max_size, (long long)multiple);
+  if (max_size && default_size > max_size)
+    return fail(WNN_ERR_INVALID_ARGUMENT, "add_dim \"%s\": default %lld is over its max %lld",
+                name, (long long)default_size, (long long)max_size);
+  if (default_size % multiple)
+    return fail(WNN_ERR_INVALID_ARGUMENT, "add_dim \"%s\": default %lld is not a multiple of %lld",
+                name, (long long)default_size, (long long)multiple);
+  bdim *d = &b->dims[b->num_dims];
+  if (!(d->name = wnn_strndup(&b->alloc, name, strlen(name))))
+    return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory adding a dim");
+  d->default_size = default_size;
+  d->max_size = max_size;
+  d->multiple = multiple;
+  b->num_dims++;
   return WNN_OK;
 }
 
@@ -497,14 +641,38 @@ static int push(cJSON *array, cJSON *item) {
   return 0;
 }
 
-static cJSON *shape_json(int ndim, const int64_t *dims) {
+/* A value's shape, with the dim names of a dynamic input. */
+static cJSON *value_shape_json(const wnn_builder *b, const bvalue *v) {
   cJSON *a = cJSON_CreateArray();
-  for (int d = 0; a && d < ndim; d++)
-    if (!push(a, cJSON_CreateNumber((double)dims[d]))) {
+  for (int d = 0; a && d < v->ndim; d++) {
+    cJSON *e = v->named[d] ? cJSON_CreateString(b->dims[v->named[d] - 1].name)
+                           : cJSON_CreateNumber((double)v->dims[d]);
+    if (!push(a, e)) {
       cJSON_Delete(a);
       return NULL;
     }
+  }
   return a;
+}
+
+/* graph.dims: {name: {"default": D, "max": M or null, "multiple": K}}. */
+static cJSON *dims_json(const wnn_builder *b) {
+  cJSON *o = cJSON_CreateObject();
+  int ok = o != NULL;
+  for (int i = 0; ok && i < b->num_dims; i++) {
+    const bdim *d = &b->dims[i];
+    cJSON *e = cJSON_CreateObject();
+    ok = put(o, d->name, e) && cJSON_AddNumberToObject(e, "default", (double)d->default_size);
+    if (ok && d->max_size) ok = cJSON_AddNumberToObject(e, "max", (double)d->max_size) != NULL;
+    else if (ok) ok = cJSON_AddNullToObject(e, "max") != NULL;
+    if (ok && d->multiple > 1)
+      ok = cJSON_AddNumberToObject(e, "multiple", (double)d->multiple) != NULL;
+  }
+  if (!ok) {
+    cJSON_Delete(o);
+    return NULL;
+  }
+  return o;
 }
 
 static cJSON *ints_json(const int *v, int n) {
@@ -523,6 +691,7 @@ static const char *kind_name(wnn_value_kind k) {
     case WNN_VALUE_PARAM: return "param";
     case WNN_VALUE_ARENA: return "arena";
     case WNN_VALUE_ALIAS: return "alias";
+    case WNN_VALUE_SHAPE: return "shape";
   }
   return "";
 }
@@ -548,8 +717,10 @@ static size_t stored_bytes(const bvalue *v) {
 /* The GRAPH JSON; NULL when out of memory. Weights offsets are set already. */
 static cJSON *graph_json(const wnn_builder *b, size_t arena_bytes) {
   cJSON *g = cJSON_CreateObject();
-  cJSON *values = cJSON_AddArrayToObject(g, "values");
-  int ok = g && values;
+  int ok = g != NULL;
+  if (ok && b->num_dims) ok = put(g, "dims", dims_json(b));
+  cJSON *values = ok ? cJSON_AddArrayToObject(g, "values") : NULL;
+  ok = ok && values;
   for (int i = 0; ok && i < b->num_values; i++) {
     const bvalue *v = &b->values[i];
     cJSON *o = cJSON_CreateObject();
@@ -557,9 +728,10 @@ static cJSON *graph_json(const wnn_builder *b, size_t arena_bytes) {
     if (ok && v->name) ok = cJSON_AddStringToObject(o, "name", v->name) != NULL;
     ok = ok && cJSON_AddStringToObject(o, "kind", kind_name(v->kind));
     ok = ok && cJSON_AddStringToObject(o, "dtype", wnn_dtype_name(v->dtype));
-    ok = ok && put(o, "shape", shape_json(v->ndim, v->dims));
+    ok = ok && put(o, "shape", value_shape_json(b, v));
     if (v->kind == WNN_VALUE_ALIAS) ok = ok && cJSON_AddNumberToObject(o, "of", v->root);
-    else ok = ok && cJSON_AddNumberToObject(o, "offset", (double)v->offset);
+    else if (v->kind != WNN_VALUE_SHAPE)
+      ok = ok && cJSON_AddNumberToObject(o, "offset", (double)v->offset);
     if (v->kind == WNN_VALUE_PARAM) {
       ok = ok && cJSON_AddNumberToObject(o, "nbytes", (double)stored_bytes(v));
       ok = ok && cJSON_AddNumberToObject(o, "codec", v->codec);
@@ -578,6 +750,7 @@ static cJSON *graph_json(const wnn_builder *b, size_t arena_bytes) {
     ok = ok && put(o, "inputs", ints_json(n->inputs, n->num_inputs));
     ok = ok && put(o, "outputs", ints_json(n->outputs, n->num_outputs));
     if (ok && n->attrs) ok = put(o, "attrs", cJSON_Duplicate(n->attrs, 1));
+    if (ok && n->shape_node) ok = cJSON_AddNumberToObject(o, "shape", 1) != NULL;
     if (ok && n->num_guards) {
       cJSON *when = cJSON_CreateArray();
       ok = put(o, "when", when);
@@ -606,7 +779,7 @@ static cJSON *io_json(const wnn_builder *b, const int *list, int n) {
     cJSON *o = cJSON_CreateObject();
     int ok = push(a, o) && cJSON_AddStringToObject(o, "name", v->name) &&
              cJSON_AddStringToObject(o, "dtype", wnn_dtype_name(v->dtype)) &&
-             put(o, "shape", shape_json(v->ndim, v->dims));
+             put(o, "shape", value_shape_json(b, v));
     if (!ok) {
       cJSON_Delete(a);
       return NULL;
@@ -629,6 +802,7 @@ static cJSON *metadata_json(const wnn_builder *b, size_t arena_bytes, size_t wei
     snprintf(producer, sizeof producer, "wnn-builder %s", wnn_version());
     ok = cJSON_AddStringToObject(m, "producer", producer) != NULL;
   }
+  if (ok && b->num_dims) ok = put(m, "dims", dims_json(b));
   ok = ok && put(m, "inputs", io_json(b, b->inputs, b->num_inputs));
   ok = ok && put(m, "outputs", io_json(b, b->outputs, b->num_outputs));
   ok = ok && cJSON_AddNumberToObject(m, "num_params", num_params);
@@ -698,7 +872,8 @@ wnn_status wnn_builder_finish(wnn_builder *b, void **data, size_t *size) {
   }
   int guarded = 0;
   for (int i = 0; i < b->num_nodes; i++) guarded |= b->nodes[i].num_guards > 0;
-  uint64_t features = (guarded ? WNN_FEATURE_GUARDS : 0) | (b->inplace ? WNN_FEATURE_INPLACE : 0);
+  uint64_t features = (guarded ? WNN_FEATURE_GUARDS : 0) | (b->inplace ? WNN_FEATURE_INPLACE : 0) |
+                      (b->num_dims || b->has_shape_nodes ? WNN_FEATURE_DYNAMIC : 0);
   if (buf && features) { /* see format.h: why each bit is required */
     wnn_wr64(buf + 24, wnn_rd64(buf + 24) | features);
     wnn_container_reseal(buf);

@@ -85,7 +85,11 @@ enum {
    * input 2 (false) as a whole (Where on a scalar condition): in a model with
    * guards the executor lets the node read an input that an untaken If branch
    * left unwritten when the condition does not select it. */
-  WNN_OP_SELECTS_INPUT = 1u << 2
+  WNN_OP_SELECTS_INPUT = 1u << 2,
+  /* Reads only its inputs' shapes, never their bytes (Shape, Size): as a
+   * shape node of a dynamic model (docs/dynamic-shapes.md) it may read a
+   * value that is computed only during a run. */
+  WNN_OP_READS_SHAPE_ONLY = 1u << 3
 };
 
 /* An op's descriptor: `const wnn_op wnn_<symbol>_op`, defined at the end of the

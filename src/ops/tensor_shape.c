@@ -515,8 +515,8 @@ wnn_status wnn_eyelike_run(const wnn_run_ctx *ctx) {
 
 WNN_ALIAS_OP_DEFINE(squeeze, "Squeeze", 1, 2, 1, 1, NULL);
 WNN_ALIAS_OP_DEFINE(unsqueeze, "Unsqueeze", 2, 2, 1, 1, NULL);
-WNN_OP_DEFINE(shape, "Shape", 0, 1, 1, 1, 1, WNN_ATTRS("start", "end"));
-WNN_OP_DEFINE(size, "Size", 0, 1, 1, 1, 1, NULL);
+WNN_OP_DEFINE(shape, "Shape", WNN_OP_READS_SHAPE_ONLY, 1, 1, 1, 1, WNN_ATTRS("start", "end"));
+WNN_OP_DEFINE(size, "Size", WNN_OP_READS_SHAPE_ONLY, 1, 1, 1, 1, NULL);
 WNN_OP_DEFINE(cast, "Cast", 0, 1, 1, 1, 1, WNN_ATTRS("to", "saturate"));
 WNN_OP_DEFINE(constantofshape, "ConstantOfShape", 0, 1, 1, 1, 1, WNN_ATTRS("value"));
 WNN_OP_DEFINE(range, "Range", 0, 3, 3, 1, 1, NULL);

@@ -154,6 +154,7 @@ wnn_status wnn_container_read(const uint8_t *buf, size_t size, int verify_sectio
   }
   if (!c.graph.data) return fail(WNN_ERR_BAD_SECTION, "artifact has no GRAPH section");
   if (!c.metadata.data) return fail(WNN_ERR_BAD_SECTION, "artifact has no METADATA section");
+  c.required_features = required;
   *out = c;
   return WNN_OK;
 }

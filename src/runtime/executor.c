@@ -1,24 +1,57 @@
 /* The executor: one arena sized by the model's plan, allocated at creation.
  * Running it walks the nodes and calls their kernels, skipping a node whose
- * "when" guards fail (an untaken If branch); it allocates nothing. */
+ * "when" guards fail (an untaken If branch) and the shape nodes of a dynamic
+ * model; it allocates nothing. A dynamic model's executor may be resized
+ * (docs/dynamic-shapes.md): it then owns its shapes, params, offsets and
+ * scratch (a runtime/replan.h plan) while the model stays as it was. */
 #include <stdio.h>
 #include <string.h>
 
 #include "base/status.h"
 #include "ops/op.h"
 #include "runtime/model.h"
+#include "runtime/replan.h"
 
 #define MSG_CAP 512
+/* Plans an executor keeps besides the model's reference plan. */
+#define PLAN_CACHE 4
 
 struct wnn_executor {
   const wnn_model *model;
   uint8_t *arena;
+  size_t arena_bytes;
   void **ptr;          /* per value: where its bytes are now */
   /* Models with guards: per value, the node that was skipped instead of
    * writing it in this run, or -1 (allocated at creation, reset per run). */
   int *skipped_by;
+  /* Run-time shapes: the current plan (NULL: the model's reference plan),
+   * the last PLAN_CACHE plans used (the current one among them), and room
+   * to check a resize without allocating (dynamic models only). */
+  wnn_shape_plan *plan;
+  wnn_shape_plan *cache[PLAN_CACHE];
+  int num_cached;
+  unsigned long clock;
+  size_t key_len;
+  int64_t *key;        /* every input's dims, as a plan's key */
+  int64_t *dim_size;   /* per named dim, while checking a resize */
+  int *dim_from;       /* the input that gave it */
   char msg[MSG_CAP];
 };
+
+/* A value's shape, bytes and arena offset, and a node's params and scratch,
+ * at the executor's current shapes. */
+static inline int vndim(const wnn_executor *ex, int v) {
+  return ex->plan ? ex->plan->values[v].ndim : ex->model->values[v].ndim;
+}
+static inline const int64_t *vdims(const wnn_executor *ex, int v) {
+  return ex->plan ? ex->plan->values[v].dims : ex->model->values[v].dims;
+}
+static inline size_t vnbytes(const wnn_executor *ex, int v) {
+  return ex->plan ? ex->plan->values[v].nbytes : ex->model->values[v].nbytes;
+}
+static inline size_t voffset(const wnn_executor *ex, int v) {
+  return ex->plan ? ex->plan->values[v].offset : ex->model->values[v].offset;
+}
 
 static wnn_status fail(wnn_executor *ex, wnn_status status, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
@@ -42,6 +75,27 @@ static void point(wnn_executor *ex, int v, void *p) {
     if (m->values[i].kind == WNN_VALUE_ALIAS && m->values[i].root == v) ex->ptr[i] = p;
 }
 
+/* Points every value at its bytes under the current plan (borrowed inputs
+ * are dropped). */
+static void set_pointers(wnn_executor *ex) {
+  const wnn_model *m = ex->model;
+  for (int v = 0; v < m->num_values; v++) {
+    const wnn_value *val = &m->values[v];
+    switch (val->kind) {
+      case WNN_VALUE_INPUT:
+      case WNN_VALUE_ARENA: ex->ptr[v] = ex->arena + voffset(ex, v); break;
+      case WNN_VALUE_PARAM: ex->ptr[v] = (void *)val->data; break;
+      case WNN_VALUE_SHAPE:
+        ex->ptr[v] = ex->plan ? ex->plan->shape_data + ex->plan->values[v].offset
+                              : (void *)val->data;
+        break;
+      case WNN_VALUE_ALIAS: break;
+    }
+  }
+  for (int v = 0; v < m->num_values; v++)
+    if (m->values[v].kind == WNN_VALUE_ALIAS) ex->ptr[v] = ex->ptr[m->values[v].root];
+}
+
 wnn_status wnn_executor_create(const wnn_model *m, wnn_executor **out) {
   wnn_clear_error();
   if (!m || !out) return fail(NULL, WNN_ERR_INVALID_ARGUMENT, "wnn_executor_create: NULL argument");
@@ -49,41 +103,48 @@ wnn_status wnn_executor_create(const wnn_model *m, wnn_executor **out) {
   wnn_executor *ex = wnn_calloc(a, 1, sizeof *ex, 16);
   if (!ex) return fail(NULL, WNN_ERR_OUT_OF_MEMORY, "out of memory for an executor");
   ex->model = m;
+  /* A bounded dynamic model: the plan at the maxima's arena (model.c). */
+  ex->arena_bytes = wnn_model_arena_bytes(m);
   ex->ptr = wnn_calloc(a, (size_t)m->num_values, sizeof *ex->ptr, sizeof(void *));
-  ex->arena = wnn_calloc(a, 1, m->arena_bytes, 64);
+  ex->arena = wnn_calloc(a, 1, ex->arena_bytes, 64);
   int guarded = 0;
   for (int i = 0; i < m->num_nodes; i++) guarded |= m->nodes[i].num_guards > 0;
   if (guarded) {
     ex->skipped_by = wnn_calloc(a, (size_t)m->num_values, sizeof(int), sizeof(int));
   }
-  if (!ex->ptr || !ex->arena || (guarded && !ex->skipped_by)) {
+  int dyn_ok = 1;
+  if (m->dynamic) {
+    ex->key_len = wnn_replan_key_len(m);
+    ex->key = wnn_calloc(a, ex->key_len + 1, sizeof *ex->key, 8);
+    ex->dim_size = wnn_calloc(a, (size_t)m->num_dims + 1, sizeof *ex->dim_size, 8);
+    ex->dim_from = wnn_calloc(a, (size_t)m->num_dims + 1, sizeof *ex->dim_from, sizeof(int));
+    dyn_ok = ex->key && ex->dim_size && ex->dim_from;
+  }
+  if (!ex->ptr || !ex->arena || (guarded && !ex->skipped_by) || !dyn_ok) {
+    size_t bytes = ex->arena_bytes;
     wnn_executor_destroy(ex);
-    return fail(NULL, WNN_ERR_OUT_OF_MEMORY, "out of memory for a %zu-byte arena",
-                m->arena_bytes);
+    return fail(NULL, WNN_ERR_OUT_OF_MEMORY, "out of memory for a %zu-byte arena", bytes);
   }
-  for (int v = 0; v < m->num_values; v++) {
-    const wnn_value *val = &m->values[v];
-    switch (val->kind) {
-      case WNN_VALUE_INPUT:
-      case WNN_VALUE_ARENA: ex->ptr[v] = ex->arena + val->offset; break;
-      case WNN_VALUE_PARAM: ex->ptr[v] = (void *)val->data; break;
-      case WNN_VALUE_ALIAS: break;
-    }
-  }
-  for (int v = 0; v < m->num_values; v++)
-    if (m->values[v].kind == WNN_VALUE_ALIAS) ex->ptr[v] = ex->ptr[m->values[v].root];
+  set_pointers(ex);
   *out = ex;
   return WNN_OK;
 }
 
 void wnn_executor_destroy(wnn_executor *ex) {
   if (!ex) return;
-  const wnn_allocator *a = &ex->model->allocator;
-  wnn_free(a, ex->arena, ex->model->arena_bytes, 64);
-  wnn_free(a, ex->ptr, (size_t)ex->model->num_values * sizeof *ex->ptr, sizeof(void *));
-  wnn_free(a, ex->skipped_by, (size_t)ex->model->num_values * sizeof(int), sizeof(int));
+  const wnn_model *m = ex->model;
+  const wnn_allocator *a = &m->allocator;
+  wnn_free(a, ex->arena, ex->arena_bytes, 64);
+  wnn_free(a, ex->ptr, (size_t)m->num_values * sizeof *ex->ptr, sizeof(void *));
+  wnn_free(a, ex->skipped_by, (size_t)m->num_values * sizeof(int), sizeof(int));
+  for (int k = 0; k < ex->num_cached; k++) wnn_replan_free(m, ex->cache[k]);
+  wnn_free(a, ex->key, (ex->key_len + 1) * sizeof *ex->key, 8);
+  wnn_free(a, ex->dim_size, ((size_t)m->num_dims + 1) * sizeof *ex->dim_size, 8);
+  wnn_free(a, ex->dim_from, ((size_t)m->num_dims + 1) * sizeof *ex->dim_from, sizeof(int));
   wnn_free(a, ex, sizeof *ex, 16);
 }
+
+size_t wnn_executor_arena_bytes(const wnn_executor *ex) { return ex ? ex->arena_bytes : 0; }
 
 const char *wnn_executor_errmsg(const wnn_executor *ex) { return ex ? ex->msg : ""; }
 
@@ -102,9 +163,10 @@ static int dtype_matches(wnn_dtype want, DLDataType got) {
   return g == want || (want == WNN_DTYPE_BOOL && g == WNN_DTYPE_U8);
 }
 
-/* Checks a caller's tensor against value v, input or output `index`. */
+/* Checks a caller's tensor against value v, input or output `index`, of
+ * shape ndim, dims (the executor's current shape). */
 static wnn_status check_tensor(wnn_executor *ex, const char *what, const wnn_value *v,
-                               int index, const DLTensor *t) {
+                               int ndim, const int64_t *dims, int index, const DLTensor *t) {
   const char *name = v->name;
   if (!t || !t->data)
     return fail(ex, WNN_ERR_INVALID_ARGUMENT, "%s %d (%s): tensor or its data is NULL", what, index,
@@ -117,11 +179,11 @@ static wnn_status check_tensor(wnn_executor *ex, const char *what, const wnn_val
                 "%s %d (%s) is %s; the tensor has DLPack dtype code %u, %u bits, %u lanes",
                 what, index, name, wnn_dtype_name(v->dtype), t->dtype.code, t->dtype.bits,
                 t->dtype.lanes);
-  int same = t->ndim == v->ndim && (t->ndim == 0 || t->shape);
-  for (int d = 0; same && d < v->ndim; d++) same = t->shape[d] == v->dims[d];
+  int same = t->ndim == ndim && (t->ndim == 0 || t->shape);
+  for (int d = 0; same && d < ndim; d++) same = t->shape[d] == dims[d];
   if (!same) {
     char want[160], got[160];
-    wnn_format_dims(want, sizeof want, v->ndim, v->dims);
+    wnn_format_dims(want, sizeof want, ndim, dims);
     if (t->shape && t->ndim >= 0 && t->ndim <= WNN_MAX_DIMS)
       wnn_format_dims(got, sizeof got, t->ndim, t->shape);
     else
@@ -131,12 +193,12 @@ static wnn_status check_tensor(wnn_executor *ex, const char *what, const wnn_val
   }
   if (t->strides) {
     int64_t expect = 1;
-    for (int d = v->ndim - 1; d >= 0; d--) {
-      if (v->dims[d] != 1 && t->strides[d] != expect)
+    for (int d = ndim - 1; d >= 0; d--) {
+      if (dims[d] != 1 && t->strides[d] != expect)
         return fail(ex, WNN_ERR_INVALID_ARGUMENT,
                     "%s %d (%s): tensor is not dense row-major (stride %d is %lld, want %lld)",
                     what, index, name, d, (long long)t->strides[d], (long long)expect);
-      expect *= v->dims[d];
+      expect *= dims[d];
     }
   }
   return WNN_OK;
@@ -148,11 +210,12 @@ wnn_status wnn_executor_set_input(wnn_executor *ex, int index, const DLTensor *t
   wnn_status st = check_index(ex, index, m->num_inputs, "input");
   if (st) return st;
   int v = m->inputs[index];
-  if ((st = check_tensor(ex, "input", &m->values[v], index, t))) return st;
-  void *home = ex->arena + m->values[v].offset;
+  if ((st = check_tensor(ex, "input", &m->values[v], vndim(ex, v), vdims(ex, v), index, t)))
+    return st;
+  void *home = ex->arena + voffset(ex, v);
   if (ex->ptr[v] != home) point(ex, v, home); /* it was borrowed until now */
-  if (m->values[v].nbytes) /* an empty tensor's data may be NULL */
-    memmove(home, (const uint8_t *)t->data + t->byte_offset, m->values[v].nbytes);
+  if (vnbytes(ex, v)) /* an empty tensor's data may be NULL */
+    memmove(home, (const uint8_t *)t->data + t->byte_offset, vnbytes(ex, v));
   return WNN_OK;
 }
 
@@ -170,7 +233,8 @@ wnn_status wnn_executor_set_input_zero_copy(wnn_executor *ex, int index, const D
   wnn_status st = check_index(ex, index, m->num_inputs, "input");
   if (st) return st;
   int v = m->inputs[index];
-  if ((st = check_tensor(ex, "input", &m->values[v], index, t))) return st;
+  if ((st = check_tensor(ex, "input", &m->values[v], vndim(ex, v), vdims(ex, v), index, t)))
+    return st;
   uint8_t *p = (uint8_t *)t->data + t->byte_offset;
   size_t align = wnn_dtype_size(m->values[v].dtype);
   if ((uintptr_t)p % align)
@@ -181,21 +245,20 @@ wnn_status wnn_executor_set_input_zero_copy(wnn_executor *ex, int index, const D
   return WNN_OK;
 }
 
-static void view(const wnn_value *v, void *data, DLTensor *t) {
+static void view(const wnn_executor *ex, int v, DLTensor *t) {
   memset(t, 0, sizeof *t);
-  t->data = data;
+  t->data = ex->ptr[v];
   t->device.device_type = kDLCPU;
-  t->ndim = v->ndim;
-  t->dtype = wnn_dtype_to_dl(v->dtype);
-  t->shape = (int64_t *)v->dims;
+  t->ndim = vndim(ex, v);
+  t->dtype = wnn_dtype_to_dl(ex->model->values[v].dtype);
+  t->shape = (int64_t *)vdims(ex, v);
 }
 
 wnn_status wnn_executor_get_input(wnn_executor *ex, int index, DLTensor *t) {
   if (!ex || !t) return fail(ex, WNN_ERR_INVALID_ARGUMENT, "wnn_executor_get_input: NULL argument");
   wnn_status st = check_index(ex, index, ex->model->num_inputs, "input");
   if (st) return st;
-  int v = ex->model->inputs[index];
-  view(&ex->model->values[v], ex->ptr[v], t);
+  view(ex, ex->model->inputs[index], t);
   return WNN_OK;
 }
 
@@ -273,8 +336,10 @@ wnn_status wnn_executor_run(wnn_executor *ex) {
   const wnn_model *m = ex->model;
   if (ex->skipped_by)
     for (int v = 0; v < m->num_values; v++) ex->skipped_by[v] = -1;
+  const wnn_shape_plan *plan = ex->plan;
   for (int i = 0; i < m->num_nodes; i++) {
     const wnn_node *n = &m->nodes[i];
+    if (n->shape_node) continue; /* computed at load or resize */
     if (ex->skipped_by) {
       int skip;
       wnn_status st = check_guarded(ex, i, &skip);
@@ -289,17 +354,18 @@ wnn_status wnn_executor_run(wnn_executor *ex) {
         in[k] = (wnn_tensor){NULL, WNN_DTYPE_INVALID, 0, NULL};
         continue;
       }
-      const wnn_value *val = &m->values[v];
-      in[k] = (wnn_tensor){ex->ptr[v], val->dtype, val->ndim, val->dims};
+      in[k] = (wnn_tensor){ex->ptr[v], m->values[v].dtype, vndim(ex, v), vdims(ex, v)};
     }
     for (int k = 0; k < n->num_outputs; k++) {
-      const wnn_value *val = &m->values[n->outputs[k]];
-      out[k] = (wnn_tensor){ex->ptr[n->outputs[k]], val->dtype, val->ndim, val->dims};
+      int v = n->outputs[k];
+      out[k] = (wnn_tensor){ex->ptr[v], m->values[v].dtype, vndim(ex, v), vdims(ex, v)};
     }
     char msg[256];
     msg[0] = '\0';
-    wnn_run_ctx ctx = {n->params, n->num_inputs, in,  n->num_outputs,
-                       out,       ex->arena + n->scratch_offset, msg, sizeof msg};
+    const void *params = plan ? plan->nodes[i].params : n->params;
+    size_t scratch = plan ? plan->nodes[i].scratch_offset : n->scratch_offset;
+    wnn_run_ctx ctx = {params, n->num_inputs, in,  n->num_outputs,
+                       out,    ex->arena + scratch, msg, sizeof msg};
     wnn_status st = n->run(&ctx);
     if (st)
       return fail(ex, st, "node %d (%s%s%s%s): %s", i, n->op->name, n->name ? " '" : "",
@@ -320,8 +386,7 @@ wnn_status wnn_executor_get_output(wnn_executor *ex, int index, DLTensor *t) {
   if (!ex || !t) return fail(ex, WNN_ERR_INVALID_ARGUMENT, "wnn_executor_get_output: NULL argument");
   wnn_status st = check_index(ex, index, ex->model->num_outputs, "output");
   if (st) return st;
-  int v = ex->model->outputs[index];
-  view(&ex->model->values[v], ex->ptr[v], t);
+  view(ex, ex->model->outputs[index], t);
   return WNN_OK;
 }
 
@@ -337,12 +402,214 @@ wnn_status wnn_executor_copy_output(wnn_executor *ex, int index, void *dst, size
   if (!ex || !dst) return fail(ex, WNN_ERR_INVALID_ARGUMENT, "wnn_executor_copy_output: NULL argument");
   wnn_status st = check_index(ex, index, ex->model->num_outputs, "output");
   if (st) return st;
-  const wnn_value *v = &ex->model->values[ex->model->outputs[index]];
-  if (nbytes != v->nbytes)
+  int o = ex->model->outputs[index];
+  const wnn_value *v = &ex->model->values[o];
+  if (nbytes != vnbytes(ex, o))
     return fail(ex, WNN_ERR_SIZE, "output %d (%s) is %zu bytes; the destination holds %zu", index,
-                v->name, v->nbytes, nbytes);
+                v->name, vnbytes(ex, o), nbytes);
   if (nbytes) memcpy(dst, ex->ptr[ex->model->outputs[index]], nbytes); /* an empty one may be NULL */
   return WNN_OK;
+}
+
+/* --------------------------------------------------------- run-time shapes */
+
+static wnn_status tensor_info(const wnn_executor *ex, const int *list, int count,
+                              const char *what, int index, wnn_tensor_info *out) {
+  if (!ex || !out)
+    return fail(NULL, WNN_ERR_INVALID_ARGUMENT, "%s info: executor or info is NULL", what);
+  if (index < 0 || index >= count)
+    return fail(NULL, WNN_ERR_OUT_OF_RANGE, "%s index %d is out of range: the model has %d %ss",
+                what, index, count, what);
+  int v = list[index];
+  out->name = ex->model->values[v].name;
+  out->dtype = ex->model->values[v].dtype;
+  out->ndim = vndim(ex, v);
+  out->shape = vdims(ex, v);
+  out->nbytes = vnbytes(ex, v);
+  return WNN_OK;
+}
+
+wnn_status wnn_executor_input_info(const wnn_executor *ex, int index, wnn_tensor_info *info) {
+  return tensor_info(ex, ex ? ex->model->inputs : NULL, ex ? ex->model->num_inputs : 0, "input",
+                     index, info);
+}
+
+wnn_status wnn_executor_output_info(const wnn_executor *ex, int index, wnn_tensor_info *info) {
+  return tensor_info(ex, ex ? ex->model->outputs : NULL, ex ? ex->model->num_outputs : 0,
+                     "output", index, info);
+}
+
+/* The offset of input i's dims in a key. */
+static size_t key_at(const wnn_model *m, int i) {
+  size_t at = 0;
+  for (int k = 0; k < i; k++) at += (size_t)m->values[m->inputs[k]].ndim;
+  return at;
+}
+
+/* Writes the current input dims into ex->key, then the requested ones over
+ * them, and checks the result: fixed dims unchanged, named dims within their
+ * bounds and multiples, shared names of one size. Allocates nothing. */
+static wnn_status requested_key(wnn_executor *ex, int count, const wnn_input_shape *shapes) {
+  const wnn_model *m = ex->model;
+  for (int i = 0, at = 0; i < m->num_inputs; i++) {
+    int v = m->inputs[i];
+    memcpy(ex->key + at, vdims(ex, v), (size_t)vndim(ex, v) * sizeof *ex->key);
+    at += vndim(ex, v);
+  }
+  for (int c = 0; c < count; c++) {
+    const wnn_input_shape *s = &shapes[c];
+    wnn_status st = check_index(ex, s->index, m->num_inputs, "input");
+    if (st) return st;
+    for (int k = 0; k < c; k++)
+      if (shapes[k].index == s->index)
+        return fail(ex, WNN_ERR_INVALID_ARGUMENT, "resize: input %d (%s) is given twice", s->index,
+                    m->values[m->inputs[s->index]].name);
+    const wnn_value *v = &m->values[m->inputs[s->index]];
+    if (s->ndim != v->ndim)
+      return fail(ex, WNN_ERR_SHAPE, "resize: input %d (%s) has %d dims; the shape has %d",
+                  s->index, v->name, v->ndim, s->ndim);
+    if (s->ndim && !s->shape)
+      return fail(ex, WNN_ERR_INVALID_ARGUMENT, "resize: input %d (%s): shape is NULL", s->index,
+                  v->name);
+    for (int d = 0; d < v->ndim; d++) {
+      int64_t size = s->shape[d];
+      if (size < 0 || size > WNN_MAX_DIM)
+        return fail(ex, WNN_ERR_SHAPE, "resize: input %d (%s): dim %d = %lld is out of [0, 2^40]",
+                    s->index, v->name, d, (long long)size);
+      if (!v->named[d] && size != v->dims[d])
+        return fail(ex, WNN_ERR_SHAPE,
+                    "resize: input %d (%s): dim %d is fixed at %lld; the shape asks for %lld",
+                    s->index, v->name, d, (long long)v->dims[d], (long long)size);
+    }
+    memcpy(ex->key + key_at(m, s->index), s->shape, (size_t)v->ndim * sizeof *ex->key);
+  }
+  for (int j = 0; j < m->num_dims; j++) ex->dim_size[j] = -1;
+  for (int i = 0, at = 0; i < m->num_inputs; i++) {
+    const wnn_value *v = &m->values[m->inputs[i]];
+    for (int d = 0; d < v->ndim; d++, at++) {
+      if (!v->named[d]) continue;
+      int j = v->named[d] - 1;
+      const wnn_dim *dim = &m->dims[j];
+      int64_t size = ex->key[at];
+      if (ex->dim_size[j] < 0) {
+        ex->dim_size[j] = size;
+        ex->dim_from[j] = i;
+      } else if (ex->dim_size[j] != size) {
+        int f = ex->dim_from[j];
+        return fail(ex, WNN_ERR_SHAPE,
+                    "resize: dim \"%s\" is %lld in input %d (%s) but %lld in input %d (%s); inputs "
+                    "that share a dim are resized together, in one wnn_executor_resize",
+                    dim->name, (long long)ex->dim_size[j], f, m->values[m->inputs[f]].name,
+                    (long long)size, i, v->name);
+      }
+      if (dim->max_size && size > dim->max_size)
+        return fail(ex, WNN_ERR_SHAPE, "resize: input %d (%s): dim \"%s\" = %lld is over its max %lld",
+                    i, v->name, dim->name, (long long)size, (long long)dim->max_size);
+      if (size % dim->multiple)
+        return fail(ex, WNN_ERR_SHAPE,
+                    "resize: input %d (%s): dim \"%s\" = %lld is not a multiple of %lld", i,
+                    v->name, dim->name, (long long)size, (long long)dim->multiple);
+    }
+  }
+  return WNN_OK;
+}
+
+/* Makes p (NULL: the model's reference plan) the current plan. */
+static void switch_plan(wnn_executor *ex, wnn_shape_plan *p) {
+  ex->plan = p;
+  if (p) p->used = ++ex->clock;
+  set_pointers(ex);
+}
+
+wnn_status wnn_executor_resize(wnn_executor *ex, int count, const wnn_input_shape *shapes) {
+  if (!ex) return fail(NULL, WNN_ERR_INVALID_ARGUMENT, "wnn_executor_resize: executor is NULL");
+  const wnn_model *m = ex->model;
+  if (count < 0 || (count && !shapes))
+    return fail(ex, WNN_ERR_INVALID_ARGUMENT, "wnn_executor_resize: %d shapes at %p", count,
+                (const void *)shapes);
+  if (!m->dynamic) {
+    /* A fixed model: its own shapes only (check_tensor's rule). */
+    for (int c = 0; c < count; c++) {
+      wnn_status st = check_index(ex, shapes[c].index, m->num_inputs, "input");
+      if (st) return st;
+      const wnn_value *v = &m->values[m->inputs[shapes[c].index]];
+      int same = shapes[c].ndim == v->ndim && (!v->ndim || shapes[c].shape);
+      for (int d = 0; same && d < v->ndim; d++) same = shapes[c].shape[d] == v->dims[d];
+      if (!same) {
+        char want[160];
+        return fail(ex, WNN_ERR_SHAPE,
+                    "resize: input %d (%s) has the fixed shape %s: the model names no dims",
+                    shapes[c].index, v->name, wnn_format_dims(want, sizeof want, v->ndim, v->dims));
+      }
+    }
+    return WNN_OK;
+  }
+  wnn_status st = requested_key(ex, count, shapes);
+  if (st) return st;
+  size_t kbytes = ex->key_len * sizeof *ex->key;
+  /* The shapes it has, a cached plan's, or the reference: no allocation. */
+  const int64_t *now = ex->plan ? ex->plan->key : NULL;
+  int reference = 1;
+  for (int i = 0, at = 0; i < m->num_inputs && reference; i++) {
+    const wnn_value *v = &m->values[m->inputs[i]];
+    reference = !memcmp(ex->key + at, v->dims, (size_t)v->ndim * sizeof *ex->key);
+    at += v->ndim;
+  }
+  if (reference) {
+    if (ex->plan) switch_plan(ex, NULL);
+    return WNN_OK;
+  }
+  if (now && !memcmp(now, ex->key, kbytes)) return WNN_OK;
+  for (int k = 0; k < ex->num_cached; k++)
+    if (!memcmp(ex->cache[k]->key, ex->key, kbytes)) {
+      switch_plan(ex, ex->cache[k]);
+      return WNN_OK;
+    }
+
+  /* A new shape set: plan it, then grow the arena if needed; commit only
+   * when both succeeded. */
+  wnn_shape_plan *p = NULL;
+  if ((st = wnn_replan(m, ex->key, &p))) {
+    char why[400];
+    snprintf(why, sizeof why, "%s", wnn_last_error());
+    return fail(ex, st, "resize: %s", why);
+  }
+  if (p->arena_bytes > ex->arena_bytes) {
+    uint8_t *arena = wnn_calloc(&m->allocator, 1, p->arena_bytes, 64);
+    if (!arena) {
+      size_t bytes = p->arena_bytes;
+      wnn_replan_free(m, p);
+      return fail(ex, WNN_ERR_OUT_OF_MEMORY, "resize: out of memory for a %zu-byte arena", bytes);
+    }
+    wnn_free(&m->allocator, ex->arena, ex->arena_bytes, 64);
+    ex->arena = arena;
+    ex->arena_bytes = p->arena_bytes;
+  }
+  if (ex->num_cached == PLAN_CACHE) { /* evict the least recently used */
+    int lru = 0;
+    for (int k = 1; k < PLAN_CACHE; k++)
+      if (ex->cache[k]->used < ex->cache[lru]->used) lru = k;
+    wnn_replan_free(m, ex->cache[lru]);
+    ex->cache[lru] = ex->cache[--ex->num_cached];
+  }
+  ex->cache[ex->num_cached++] = p;
+  switch_plan(ex, p);
+  return WNN_OK;
+}
+
+wnn_status wnn_executor_resize_input(wnn_executor *ex, int index, int ndim, const int64_t *shape) {
+  wnn_input_shape s = {index, ndim, shape};
+  return wnn_executor_resize(ex, 1, &s);
+}
+
+wnn_status wnn_executor_resize_input_by_name(wnn_executor *ex, const char *name, int ndim,
+                                             const int64_t *shape) {
+  if (!ex)
+    return fail(NULL, WNN_ERR_INVALID_ARGUMENT, "wnn_executor_resize_input_by_name: executor is NULL");
+  int index;
+  wnn_status st = wnn_model_input_index(ex->model, name, &index);
+  if (st) return fail(ex, st, "%s", wnn_last_error());
+  return wnn_executor_resize_input(ex, index, ndim, shape);
 }
 
 /* ------------------------------------------------------- stateless predict */
@@ -355,19 +622,37 @@ wnn_status wnn_model_predict(const wnn_model *m, const DLTensor *inputs, int num
     return fail(NULL, WNN_ERR_INVALID_ARGUMENT,
                 "wnn_model_predict: got %d inputs and %d outputs; the model has %d and %d",
                 num_inputs, num_outputs, m->num_inputs, m->num_outputs);
-  /* Check the outputs before any work, so a bad call costs nothing. */
-  for (int i = 0; i < num_outputs; i++) {
-    wnn_status st = check_tensor(NULL, "output", &m->values[m->outputs[i]], i, &outputs[i]);
+  /* Check the outputs before any work, so a bad call costs nothing (a
+   * dynamic model's once its shapes are known). */
+  for (int i = 0; i < num_outputs && !m->dynamic; i++) {
+    const wnn_value *v = &m->values[m->outputs[i]];
+    wnn_status st = check_tensor(NULL, "output", v, v->ndim, v->dims, i, &outputs[i]);
     if (st) return st;
   }
   wnn_executor *ex = NULL;
   wnn_status st = wnn_executor_create(m, &ex);
+  if (!st && m->dynamic) { /* at the inputs' shapes */
+    size_t bytes = (size_t)(num_inputs ? num_inputs : 1) * sizeof(wnn_input_shape);
+    wnn_input_shape *shapes = wnn_alloc(&m->allocator, bytes, 16);
+    if (!shapes) st = fail(NULL, WNN_ERR_OUT_OF_MEMORY, "out of memory for input shapes");
+    for (int i = 0; !st && i < num_inputs; i++) {
+      if (inputs[i].ndim > 0 && !inputs[i].shape)
+        st = fail(NULL, WNN_ERR_INVALID_ARGUMENT, "input %d: tensor shape is NULL", i);
+      shapes[i] = (wnn_input_shape){i, inputs[i].ndim, inputs[i].shape};
+    }
+    if (!st) st = wnn_executor_resize(ex, num_inputs, shapes);
+    wnn_free(&m->allocator, shapes, bytes, 16);
+    for (int i = 0; !st && i < num_outputs; i++) {
+      int o = m->outputs[i];
+      st = check_tensor(NULL, "output", &m->values[o], vndim(ex, o), vdims(ex, o), i, &outputs[i]);
+    }
+  }
   for (int i = 0; !st && i < num_inputs; i++) st = wnn_executor_set_input(ex, i, &inputs[i]);
   if (!st) st = wnn_executor_run(ex);
   for (int i = 0; !st && i < num_outputs; i++) {
-    const wnn_value *v = &m->values[m->outputs[i]];
-    if (v->nbytes) /* an empty output's pointer may be NULL */
-      memcpy((uint8_t *)outputs[i].data + outputs[i].byte_offset, ex->ptr[m->outputs[i]], v->nbytes);
+    int o = m->outputs[i];
+    if (vnbytes(ex, o)) /* an empty output's pointer may be NULL */
+      memcpy((uint8_t *)outputs[i].data + outputs[i].byte_offset, ex->ptr[o], vnbytes(ex, o));
   }
   wnn_executor_destroy(ex);
   return st;

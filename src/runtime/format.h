@@ -38,8 +38,14 @@ enum { WNN_SECTION_FLAG_REQUIRED = 1u << 0 };
  * (docs/format.md); a reader that did not know the rule would reject the plan
  * as overlapping blocks. */
 #define WNN_FEATURE_INPLACE (UINT64_C(1) << 3)
+/* Bit 4, DYNAMIC: run-time shapes (docs/dynamic-shapes.md): the graph names
+ * input dims ("dims", dim names in input shapes) and may hold shape nodes
+ * ("shape": 1, values of kind "shape"); a reader without it would run the
+ * reference shapes only. */
+#define WNN_FEATURE_DYNAMIC (UINT64_C(1) << 4)
 /* Feature bits this reader knows. */
-#define WNN_KNOWN_REQUIRED_FEATURES (WNN_FEATURE_GUARDS | WNN_FEATURE_INPLACE)
+#define WNN_KNOWN_REQUIRED_FEATURES \
+  (WNN_FEATURE_GUARDS | WNN_FEATURE_INPLACE | WNN_FEATURE_DYNAMIC)
 /* At most this many guards per node ("when"; the If nesting depth). */
 #define WNN_MAX_GUARDS 8
 
@@ -50,6 +56,7 @@ typedef struct wnn_section {
 
 typedef struct wnn_container {
   uint16_t major, minor;
+  uint64_t required_features;
   wnn_section graph, weights, metadata;
 } wnn_container;
 

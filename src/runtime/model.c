@@ -11,6 +11,7 @@
 #include "ops/op.h"
 #include "runtime/model.h"
 #include "runtime/plan.h"
+#include "runtime/replan.h"
 
 #define MAX_VALUES WNN_MAX_VALUES
 #define MAX_NODES WNN_MAX_NODES
@@ -103,6 +104,11 @@ static wnn_status read_value(wnn_model *m, const cJSON *j, int index, const uint
   else if (!strcmp(k, "param")) v->kind = WNN_VALUE_PARAM;
   else if (!strcmp(k, "arena")) v->kind = WNN_VALUE_ARENA;
   else if (!strcmp(k, "alias")) v->kind = WNN_VALUE_ALIAS;
+  else if (!strcmp(k, "shape") && m->dynamic) v->kind = WNN_VALUE_SHAPE;
+  else if (!strcmp(k, "shape"))
+    return fail(WNN_ERR_MALFORMED,
+                "graph: %s is of kind shape, but the artifact does not set the required feature "
+                "bit 4 DYNAMIC", where);
   else return fail(WNN_ERR_MALFORMED, "graph: %s.kind must be input, param, arena or alias", where);
 
   const cJSON *dt = cJSON_GetObjectItemCaseSensitive(j, "dtype");
@@ -119,10 +125,28 @@ static wnn_status read_value(wnn_model *m, const cJSON *j, int index, const uint
   uint64_t numel = 1;
   for (int d = 0; d < ndim; d++) {
     const cJSON *e = cJSON_GetArrayItem(shape, d);
-    if (!is_int(e) || e->valuedouble < 0 || e->valuedouble > (double)MAX_DIM)
+    if (cJSON_IsString(e)) { /* a dim name (docs/dynamic-shapes.md) */
+      if (!m->dynamic)
+        return fail(WNN_ERR_MALFORMED,
+                    "graph: %s.shape[%d] is the dim name \"%s\", but the artifact does not set "
+                    "the required feature bit 4 DYNAMIC", where, d, e->valuestring);
+      if (v->kind != WNN_VALUE_INPUT)
+        return fail(WNN_ERR_MALFORMED,
+                    "graph: %s.shape[%d] is the dim name \"%s\"; only inputs name dims", where, d,
+                    e->valuestring);
+      int found = -1;
+      for (int i = 0; i < m->num_dims && found < 0; i++)
+        if (!strcmp(m->dims[i].name, e->valuestring)) found = i;
+      if (found < 0)
+        return fail(WNN_ERR_MALFORMED,
+                    "graph: %s.shape[%d] names the dim \"%s\", which graph.dims does not declare",
+                    where, d, e->valuestring);
+      v->named[d] = (unsigned char)(found + 1);
+      v->dims[d] = m->dims[found].default_size; /* the reference plan's */
+    } else if (!is_int(e) || e->valuedouble < 0 || e->valuedouble > (double)MAX_DIM)
       return fail(WNN_ERR_MALFORMED, "graph: %s.shape[%d] must be an integer in [0, 2^40]", where,
                   d);
-    v->dims[d] = (int64_t)e->valuedouble;
+    else v->dims[d] = (int64_t)e->valuedouble;
     if (v->dims[d] && numel > UINT64_MAX / (uint64_t)v->dims[d])
       return fail(WNN_ERR_MALFORMED, "graph: %s: element count overflows", where);
     numel *= (uint64_t)v->dims[d];
@@ -178,6 +202,7 @@ static wnn_status read_value(wnn_model *m, const cJSON *j, int index, const uint
       v->codec = (unsigned)codec;
       break;
     }
+    case WNN_VALUE_SHAPE: break; /* its bytes: place_shape_values */
     case WNN_VALUE_ALIAS: {
       int64_t of;
       if ((st = get_int(j, "of", 0, m->num_values - 1, where, &of))) return st;
@@ -268,7 +293,8 @@ static wnn_status resolve_aliases(wnn_model *m) {
     if (m->values[r].nbytes != v->nbytes)
       return fail(WNN_ERR_MALFORMED, "graph: values[%d] (%zu bytes) aliases values[%d] (%zu bytes)",
                   i, v->nbytes, r, m->values[r].nbytes);
-    if (m->values[r].kind == WNN_VALUE_PARAM) v->data = m->values[r].data;
+    if (m->values[r].kind == WNN_VALUE_PARAM || m->values[r].kind == WNN_VALUE_SHAPE)
+      v->data = m->values[r].data;
   }
   return WNN_OK;
 }
@@ -300,6 +326,119 @@ static wnn_status read_io(wnn_model *m, const cJSON *graph, const char *key, int
         return fail(WNN_ERR_MALFORMED, "graph: two %s are named \"%s\"", key, val->name);
     }
     (*list)[i] = v;
+  }
+  return WNN_OK;
+}
+
+/* ------------------------------------------------------------ dynamic dims */
+
+/* graph.dims (docs/dynamic-shapes.md): {name: {"default": D, "max": M or null,
+ * "multiple": K}}, read before the values that name them. */
+static wnn_status read_dims(wnn_model *m, const cJSON *g) {
+  const cJSON *dims = cJSON_GetObjectItemCaseSensitive(g, "dims");
+  if (!dims) return WNN_OK;
+  if (!m->dynamic)
+    return fail(WNN_ERR_MALFORMED,
+                "graph: it declares dims but the artifact does not set the required feature bit 4 "
+                "DYNAMIC");
+  if (!cJSON_IsObject(dims))
+    return fail(WNN_ERR_MALFORMED, "graph: dims must be an object {name: {\"default\": ...}}");
+  int n = cJSON_GetArraySize(dims);
+  if (n > WNN_MAX_NAMED_DIMS)
+    return fail(WNN_ERR_MALFORMED, "graph: dims declares %d names; at most %d", n,
+                WNN_MAX_NAMED_DIMS);
+  m->dims = wnn_calloc(&m->allocator, (size_t)(n ? n : 1), sizeof *m->dims, 8);
+  if (!m->dims) return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory reading dims");
+  m->cap_dims = n ? n : 1;
+  for (const cJSON *e = dims->child; e; e = e->next) {
+    wnn_dim *d = &m->dims[m->num_dims];
+    const char *name = e->string;
+    char where[160];
+    snprintf(where, sizeof where, "dims \"%.100s\"", name);
+    if (!name[0]) return fail(WNN_ERR_MALFORMED, "graph: dims has an empty name");
+    for (int i = 0; i < m->num_dims; i++)
+      if (!strcmp(m->dims[i].name, name))
+        return fail(WNN_ERR_MALFORMED, "graph: %s is declared twice", where);
+    if (!cJSON_IsObject(e))
+      return fail(WNN_ERR_MALFORMED, "graph: %s must be an object {\"default\", \"max\"}", where);
+    d->name = wnn_strndup(&m->allocator, name, strlen(name));
+    if (!d->name) return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory reading dims");
+    m->num_dims++;
+    const cJSON *def = cJSON_GetObjectItemCaseSensitive(e, "default");
+    const cJSON *max = cJSON_GetObjectItemCaseSensitive(e, "max");
+    const cJSON *mul = cJSON_GetObjectItemCaseSensitive(e, "multiple");
+    if (!is_int(def) || def->valuedouble < 0 || def->valuedouble > (double)MAX_DIM)
+      return fail(WNN_ERR_MALFORMED, "graph: %s: default must be an integer in [0, 2^40]", where);
+    d->default_size = (int64_t)def->valuedouble;
+    d->max_size = 0;
+    if (max && !cJSON_IsNull(max)) {
+      if (!is_int(max) || max->valuedouble < 1 || max->valuedouble > (double)MAX_DIM)
+        return fail(WNN_ERR_MALFORMED, "graph: %s: max must be null or an integer in [1, 2^40]",
+                    where);
+      d->max_size = (int64_t)max->valuedouble;
+      if (d->default_size > d->max_size)
+        return fail(WNN_ERR_MALFORMED, "graph: %s: default %lld is over its max %lld", where,
+                    (long long)d->default_size, (long long)d->max_size);
+    }
+    d->multiple = 1;
+    if (mul) {
+      if (!is_int(mul) || mul->valuedouble < 1 || mul->valuedouble > (double)MAX_DIM)
+        return fail(WNN_ERR_MALFORMED, "graph: %s: multiple must be an integer in [1, 2^40]",
+                    where);
+      d->multiple = (int64_t)mul->valuedouble;
+      if (d->default_size % d->multiple)
+        return fail(WNN_ERR_MALFORMED, "graph: %s: default %lld is not a multiple of %lld", where,
+                    (long long)d->default_size, (long long)d->multiple);
+    }
+  }
+  return WNN_OK;
+}
+
+/* Dynamic models: every declared dim names some input dim, and the inputs'
+ * declared shapes (WNN_DIM_DYNAMIC where named) for wnn_model_input_info. */
+static wnn_status check_named_dims(wnn_model *m) {
+  for (int i = 0; i < m->num_dims; i++) {
+    int used = 0;
+    for (int k = 0; k < m->num_inputs && !used; k++)
+      for (int d = 0; d < m->values[m->inputs[k]].ndim; d++)
+        used |= m->values[m->inputs[k]].named[d] == i + 1;
+    if (!used)
+      return fail(WNN_ERR_MALFORMED, "graph: dims \"%s\" is named by no input", m->dims[i].name);
+  }
+  size_t n = (size_t)(m->num_inputs ? m->num_inputs : 1) * WNN_MAX_DIMS;
+  m->declared = wnn_calloc(&m->allocator, n, sizeof *m->declared, 8);
+  if (!m->declared) return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory reading dims");
+  for (int k = 0; k < m->num_inputs; k++) {
+    const wnn_value *v = &m->values[m->inputs[k]];
+    for (int d = 0; d < v->ndim; d++)
+      m->declared[k * WNN_MAX_DIMS + d] = v->named[d] ? WNN_DIM_DYNAMIC : v->dims[d];
+  }
+  return WNN_OK;
+}
+
+/* Gives the shape values (kind "shape") their bytes at the defaults: one
+ * model-owned block, written by the shape nodes as they are prepared. */
+static wnn_status place_shape_values(wnn_model *m) {
+  size_t total = 0;
+  for (int v = 0; v < m->num_values; v++) {
+    if (m->values[v].kind != WNN_VALUE_SHAPE) continue;
+    total = (total + 15) & ~(size_t)15;
+    if (m->values[v].nbytes > WNN_MAX_SHAPE_BYTES ||
+        total + m->values[v].nbytes > WNN_MAX_SHAPE_BYTES)
+      return fail(WNN_ERR_LIMIT, "graph: the shape values add up to more than %d bytes",
+                  WNN_MAX_SHAPE_BYTES);
+    total += m->values[v].nbytes;
+  }
+  if (!total) return WNN_OK;
+  m->shape_data = wnn_calloc(&m->allocator, 1, total, 16);
+  if (!m->shape_data) return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory for shape values");
+  m->shape_bytes = total;
+  size_t at = 0;
+  for (int v = 0; v < m->num_values; v++) {
+    if (m->values[v].kind != WNN_VALUE_SHAPE) continue;
+    at = (at + 15) & ~(size_t)15;
+    m->values[v].data = m->shape_data + at;
+    at += m->values[v].nbytes;
   }
   return WNN_OK;
 }
@@ -341,7 +480,8 @@ static wnn_status read_guards(wnn_model *m, const cJSON *j, wnn_node *n, const c
                   x->valuedouble);
     int g = (int)v->valuedouble;
     const wnn_value *val = &m->values[g];
-    if ((val->kind == WNN_VALUE_ARENA || val->kind == WNN_VALUE_ALIAS) && producer[g] < 0)
+    if ((val->kind == WNN_VALUE_ARENA || val->kind == WNN_VALUE_ALIAS ||
+         val->kind == WNN_VALUE_SHAPE) && producer[g] < 0)
       return fail(WNN_ERR_MALFORMED, "graph: %s.when[%d] reads value %d before any node produces it",
                   label, k, g);
     switch (val->dtype) {
@@ -362,6 +502,28 @@ static wnn_status read_guards(wnn_model *m, const cJSON *j, wnn_node *n, const c
   }
   n->num_guards = count;
   return WNN_OK;
+}
+
+/* Runs shape node i (prepared: in and out are its inputs and outputs at the
+ * defaults) into the model's shape_data, where later prepares read it. */
+static wnn_status run_shape_node(wnn_model *m, int i, const wnn_tdesc *in, const wnn_tdesc *out,
+                                 const char *label) {
+  wnn_node *n = &m->nodes[i];
+  if (n->scratch_bytes)
+    return fail(WNN_ERR_MALFORMED, "graph: %s is a shape node with scratch", label);
+  if (!n->run) return WNN_OK; /* an alias op: its output shares its input's bytes */
+  wnn_tensor tin[WNN_MAX_IO], tout[WNN_MAX_IO];
+  for (int k = 0; k < n->num_inputs; k++)
+    tin[k] = (wnn_tensor){(void *)in[k].data, in[k].dtype, in[k].ndim, in[k].dims};
+  for (int k = 0; k < n->num_outputs; k++) {
+    const wnn_value *v = &m->values[n->outputs[k]];
+    tout[k] = (wnn_tensor){(void *)v->data, out[k].dtype, out[k].ndim, out[k].dims};
+  }
+  char msg[256];
+  msg[0] = '\0';
+  wnn_run_ctx ctx = {n->params, n->num_inputs, tin, n->num_outputs, tout, NULL, msg, sizeof msg};
+  wnn_status st = n->run(&ctx);
+  return st ? fail(st, "graph: %s (a shape node): %s", label, msg) : WNN_OK;
 }
 
 /* Prepares node i: checks it, infers its outputs and compares them with the
@@ -394,6 +556,18 @@ static wnn_status read_node(wnn_model *m, const cJSON *j, int i, int *producer) 
     return fail(WNN_ERR_MALFORMED, "graph: %s.attrs must be an object", label);
   if ((st = wnn_op_check_node(n->op, wnn_attrs_from_json(attrs), n->num_inputs, n->num_outputs, msg, sizeof msg)))
     return fail(st, "%s: %s", label, msg);
+  const cJSON *is_shape = cJSON_GetObjectItemCaseSensitive(j, "shape");
+  if (is_shape) {
+    if (!is_int(is_shape) || (is_shape->valuedouble != 0 && is_shape->valuedouble != 1))
+      return fail(WNN_ERR_MALFORMED, "graph: %s.shape must be 0 or 1", label);
+    if (is_shape->valuedouble == 1 && !m->dynamic)
+      return fail(WNN_ERR_MALFORMED,
+                  "graph: %s is a shape node, but the artifact does not set the required feature "
+                  "bit 4 DYNAMIC", label);
+    n->shape_node = is_shape->valuedouble == 1;
+    if (n->shape_node && cJSON_GetObjectItemCaseSensitive(j, "when"))
+      return fail(WNN_ERR_MALFORMED, "graph: %s is a shape node with guards (\"when\")", label);
+  }
 
   wnn_tdesc in[WNN_MAX_IO], out[WNN_MAX_IO];
   memset(in, 0, sizeof in);
@@ -405,13 +579,18 @@ static wnn_status read_node(wnn_model *m, const cJSON *j, int i, int *producer) 
     int v = n->inputs[k] = (int)e->valuedouble;
     if (v < 0) continue;
     const wnn_value *val = &m->values[v];
-    if ((val->kind == WNN_VALUE_ARENA || val->kind == WNN_VALUE_ALIAS) && producer[v] < 0)
+    if ((val->kind == WNN_VALUE_ARENA || val->kind == WNN_VALUE_ALIAS ||
+         val->kind == WNN_VALUE_SHAPE) && producer[v] < 0)
       return fail(WNN_ERR_MALFORMED, "graph: %s reads value %d before any node produces it", label,
                   v);
     in[k].dtype = val->dtype;
     in[k].ndim = val->ndim;
     memcpy(in[k].dims, val->dims, sizeof in[k].dims);
-    in[k].data = val->data; /* non-NULL for params and aliases of params */
+    in[k].data = val->data; /* non-NULL for params, shape values and their aliases */
+    if (n->shape_node && !val->data && !(n->op->flags & WNN_OP_READS_SHAPE_ONLY))
+      return fail(WNN_ERR_MALFORMED,
+                  "graph: %s is a shape node but reads the bytes of value %d (%s), which only a "
+                  "run computes", label, v, val->name ? val->name : "unnamed");
   }
   if ((st = read_guards(m, j, n, label, producer))) return st;
   for (int k = 0; k < n->num_outputs; k++) {
@@ -421,9 +600,11 @@ static wnn_status read_node(wnn_model *m, const cJSON *j, int i, int *producer) 
     int v = n->outputs[k] = (int)e->valuedouble;
     const wnn_value *val = &m->values[v];
     int want_alias = k == 0 && (n->op->flags & WNN_OP_ALIAS);
-    if (val->kind != (want_alias ? WNN_VALUE_ALIAS : WNN_VALUE_ARENA))
+    wnn_value_kind want = want_alias ? WNN_VALUE_ALIAS
+                          : n->shape_node ? WNN_VALUE_SHAPE : WNN_VALUE_ARENA;
+    if (val->kind != want)
       return fail(WNN_ERR_MALFORMED, "graph: %s output %d (value %d) must be of kind %s", label, k,
-                  v, want_alias ? "alias" : "arena");
+                  v, want_alias ? "alias" : n->shape_node ? "shape" : "arena");
     if (want_alias && (n->inputs[0] < 0 || val->root != m->values[n->inputs[0]].root))
       return fail(WNN_ERR_MALFORMED, "graph: %s output %d must alias the node's input 0", label,
                   k);
@@ -477,6 +658,7 @@ static wnn_status read_node(wnn_model *m, const cJSON *j, int i, int *producer) 
       return fail(WNN_ERR_UNSUPPORTED, "%s: this build has no %s kernel for it", label,
                   m->kernels == WNN_KERNELS_REFERENCE ? "reference" : "shipped");
   }
+  if (n->shape_node) return run_shape_node(m, i, in, out, label);
   return WNN_OK;
 }
 
@@ -488,7 +670,8 @@ static wnn_status check_plan(wnn_model *m, const int *producer) {
     wnn_value *val = &m->values[v];
     val->first = val->kind == WNN_VALUE_INPUT ? 0 : producer[v] >= 0 ? producer[v] : 0;
     val->last = val->kind == WNN_VALUE_INPUT ? end : val->first;
-    if ((val->kind == WNN_VALUE_ARENA || val->kind == WNN_VALUE_ALIAS) && producer[v] < 0)
+    if ((val->kind == WNN_VALUE_ARENA || val->kind == WNN_VALUE_ALIAS ||
+         val->kind == WNN_VALUE_SHAPE) && producer[v] < 0)
       return fail(WNN_ERR_MALFORMED, "graph: value %d (%s) is never produced by a node", v,
                   val->name ? val->name : "unnamed");
   }
@@ -606,13 +789,16 @@ static wnn_status read_graph(wnn_model *m, const cJSON *g, const uint8_t *weight
   m->num_nodes = nn;
   for (int v = 0; v < nv; v++) producer[v] = -1;
 
+  st = read_dims(m, g);
   int i = 0;
   for (const cJSON *e = values->child; e && !st; e = e->next)
     st = read_value(m, e, i++, weights, weights_size);
   if (!st) st = materialize_fills(m);
+  if (!st) st = place_shape_values(m);
   if (!st) st = resolve_aliases(m);
   if (!st) st = read_io(m, g, "inputs", &m->inputs, &m->num_inputs);
   if (!st) st = read_io(m, g, "outputs", &m->outputs, &m->num_outputs);
+  if (!st && m->dynamic) st = check_named_dims(m);
   if (!st) {
     int listed = 0;
     for (int v = 0; v < nv; v++) {
@@ -634,6 +820,55 @@ static wnn_status read_graph(wnn_model *m, const cJSON *g, const uint8_t *weight
   if (!st) st = check_plan(m, producer);
   wnn_free(&m->allocator, producer, (size_t)nv * sizeof(int), sizeof(int));
   return st;
+}
+
+/* A dynamic model keeps its nodes' attributes for resize: each node's
+ * "attrs" object moves from the parsed graph to m->attrs_json. */
+static wnn_status keep_attrs(wnn_model *m, cJSON *g) {
+  cJSON *keep = cJSON_CreateArray();
+  if (!keep) return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory keeping attributes");
+  m->attrs_json = keep;
+  cJSON *nodes = cJSON_GetObjectItemCaseSensitive(g, "nodes");
+  int i = 0;
+  for (cJSON *e = nodes->child; e; e = e->next, i++) {
+    cJSON *attrs = cJSON_DetachItemFromObjectCaseSensitive(e, "attrs");
+    if (!attrs) continue;
+    cJSON_AddItemToArray(keep, attrs); /* links, never allocates */
+    m->nodes[i].attrs = wnn_attrs_from_json(attrs);
+  }
+  return WNN_OK;
+}
+
+/* A model whose every dim has a max: the plan at the maxima, which every
+ * executor's arena is sized for (docs/dynamic-shapes.md). Checked here, at
+ * load: a model that loads runs at its maxima. */
+static wnn_status plan_maxima(wnn_model *m) {
+  if (!m->num_dims) return WNN_OK;
+  for (int i = 0; i < m->num_dims; i++)
+    if (!m->dims[i].max_size) return WNN_OK;
+  size_t klen = wnn_replan_key_len(m);
+  int64_t *key = wnn_calloc(&m->allocator, klen ? klen : 1, sizeof *key, 8);
+  if (!key) return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory planning the maxima");
+  wnn_replan_reference_key(m, key);
+  int64_t *k = key;
+  for (int i = 0; i < m->num_inputs; i++) {
+    const wnn_value *v = &m->values[m->inputs[i]];
+    for (int d = 0; d < v->ndim; d++)
+      if (v->named[d]) k[d] = m->dims[v->named[d] - 1].max_size;
+    k += v->ndim;
+  }
+  wnn_shape_plan *p = NULL;
+  wnn_status st = wnn_replan(m, key, &p);
+  if (!st) m->max_arena_bytes = p->arena_bytes;
+  wnn_replan_free(m, p);
+  wnn_free(&m->allocator, key, (klen ? klen : 1) * sizeof *key, 8);
+  if (st) {
+    char why[400];
+    snprintf(why, sizeof why, "%s", wnn_last_error());
+    return fail(st == WNN_ERR_OUT_OF_MEMORY ? st : WNN_ERR_MALFORMED,
+                "graph: at every dim's max: %s", why);
+  }
+  return WNN_OK;
 }
 
 /* Parses a JSON section strictly: cJSON takes any byte up to 32, NUL
@@ -710,6 +945,7 @@ wnn_status wnn_model_load(const void *data, size_t size, const wnn_load_options 
   if (!m) return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory for the model");
   m->allocator = *a;
   m->kernels = opt.kernels;
+  m->dynamic = (c.required_features & WNN_FEATURE_DYNAMIC) != 0;
 
   const uint8_t *base = data;
   if (!(opt.flags & WNN_LOAD_BORROW)) {
@@ -746,9 +982,11 @@ wnn_status wnn_model_load(const void *data, size_t size, const wnn_load_options 
     cJSON *graph = NULL;
     st = parse_section(&c.graph, "graph", "GRAPH", &graph);
     if (!st) st = read_graph(m, graph, weights, c.weights.size);
+    if (!st && m->dynamic) st = keep_attrs(m, graph);
     cJSON_Delete(graph);
   }
   wnn_json_end();
+  if (!st && m->dynamic) st = plan_maxima(m);
   if (st) {
     char saved[512];
     snprintf(saved, sizeof saved, "%s", wnn_last_error());
@@ -770,6 +1008,17 @@ void wnn_model_free(wnn_model *m) {
   wnn_free(&a, m->outputs, (size_t)m->num_outputs * sizeof(int), sizeof(int));
   wnn_free(&a, m->params, (size_t)m->num_params * sizeof(int), sizeof(int));
   wnn_free_str(&a, m->metadata);
+  for (int i = 0; m->dims && i < m->num_dims; i++) wnn_free_str(&a, m->dims[i].name);
+  if (m->dims) wnn_free(&a, m->dims, (size_t)m->cap_dims * sizeof *m->dims, 8);
+  if (m->declared)
+    wnn_free(&a, m->declared,
+             (size_t)(m->num_inputs ? m->num_inputs : 1) * WNN_MAX_DIMS * sizeof *m->declared, 8);
+  if (m->shape_data) wnn_free(&a, m->shape_data, m->shape_bytes, 16);
+  if (m->attrs_json) {
+    wnn_json_begin(&a);
+    cJSON_Delete(m->attrs_json);
+    wnn_json_end();
+  }
   wnn_free(&a, m->weights_copy, m->weights_size, 64);
   if (m->fills) wnn_free(&a, m->fills, m->fills_size, 64);
   wnn_free(&a, m->copy, m->copy_size, 64);
@@ -781,7 +1030,11 @@ void wnn_model_free(wnn_model *m) {
 int wnn_model_num_inputs(const wnn_model *m) { return m ? m->num_inputs : 0; }
 int wnn_model_num_outputs(const wnn_model *m) { return m ? m->num_outputs : 0; }
 int wnn_model_num_params(const wnn_model *m) { return m ? m->num_params : 0; }
-size_t wnn_model_arena_bytes(const wnn_model *m) { return m ? m->arena_bytes : 0; }
+/* A bounded dynamic model's executors are sized for the maxima. */
+size_t wnn_model_arena_bytes(const wnn_model *m) {
+  if (!m) return 0;
+  return m->max_arena_bytes > m->arena_bytes ? m->max_arena_bytes : m->arena_bytes;
+}
 /* The WEIGHTS section plus the materialized fills (docs/format.md). */
 size_t wnn_model_weights_bytes(const wnn_model *m) {
   return m ? m->weights_size + m->fills_size : 0;
@@ -799,6 +1052,8 @@ static wnn_status info(const wnn_model *m, const int *list, int count, const cha
   out->dtype = v->dtype;
   out->ndim = v->ndim;
   out->shape = v->dims;
+  /* A dynamic model's inputs: WNN_DIM_DYNAMIC where a dim is named. */
+  if (list == m->inputs && m->declared) out->shape = m->declared + (size_t)index * WNN_MAX_DIMS;
   out->nbytes = v->nbytes;
   return WNN_OK;
 }
@@ -838,4 +1093,23 @@ wnn_status wnn_model_input_index(const wnn_model *m, const char *name, int *inde
 }
 wnn_status wnn_model_output_index(const wnn_model *m, const char *name, int *index) {
   return find(m, m ? m->outputs : NULL, m ? m->num_outputs : 0, "output", name, index);
+}
+
+wnn_status wnn_model_input_dim(const wnn_model *m, int input, int d, wnn_dim_info *out) {
+  if (!m || !out) return fail(WNN_ERR_INVALID_ARGUMENT, "wnn_model_input_dim: model or info is NULL");
+  if (input < 0 || input >= m->num_inputs)
+    return fail(WNN_ERR_OUT_OF_RANGE, "input index %d is out of range: the model has %d inputs",
+                input, m->num_inputs);
+  const wnn_value *v = &m->values[m->inputs[input]];
+  if (d < 0 || d >= v->ndim)
+    return fail(WNN_ERR_OUT_OF_RANGE, "input %d (%s) has %d dims; dim %d is out of range", input,
+                v->name, v->ndim, d);
+  wnn_dim_info info = {v->dims[d], NULL, v->dims[d], v->dims[d], 1};
+  if (v->named[d]) {
+    const wnn_dim *dim = &m->dims[v->named[d] - 1];
+    info = (wnn_dim_info){WNN_DIM_DYNAMIC, dim->name, dim->default_size, dim->max_size,
+                          dim->multiple};
+  }
+  *out = info;
+  return WNN_OK;
 }

@@ -10,8 +10,27 @@ typedef enum wnn_value_kind {
   WNN_VALUE_INPUT = 1,
   WNN_VALUE_PARAM = 2,
   WNN_VALUE_ARENA = 3,
-  WNN_VALUE_ALIAS = 4
+  WNN_VALUE_ALIAS = 4,
+  /* Produced by a shape node ("shape": 1, docs/dynamic-shapes.md): tiny bytes
+   * computed at load (the model's shape_data) and at each resize (the
+   * executor's plan), never during a run; outside the arena. */
+  WNN_VALUE_SHAPE = 5
 } wnn_value_kind;
+
+/* Total bytes of the shape values of one shape set (a graph's shape
+ * arithmetic: int64 vectors); past it load or resize fails with
+ * WNN_ERR_LIMIT. */
+#define WNN_MAX_SHAPE_BYTES (64 * 1024)
+/* Named dims a graph may declare ("dims"). */
+#define WNN_MAX_NAMED_DIMS 64
+
+/* A named dim (graph "dims"). */
+typedef struct wnn_dim {
+  char *name;
+  int64_t default_size;
+  int64_t max_size;            /* 0: unbounded */
+  int64_t multiple;            /* 1 when none */
+} wnn_dim;
 
 typedef struct wnn_value {
   char *name;                  /* NULL when the graph gives none */
@@ -25,7 +44,10 @@ typedef struct wnn_value {
                                   fill block for a FILL param */
   unsigned codec;              /* PARAM: WNN_CODEC_RAW or WNN_CODEC_FILL */
   int root;                    /* ALIAS: the value whose bytes it shares (never an alias) */
-  int first, last;             /* lifetime in node positions */
+  int first, last;             /* lifetime in node positions (first: the producer) */
+  /* INPUT of a dynamic model: 1 + the index in wnn_model.dims of the dim
+   * that names dim d, or 0 when dim d is fixed. */
+  unsigned char named[WNN_MAX_DIMS];
 } wnn_value;
 
 typedef wnn_status (*wnn_run_fn)(const wnn_run_ctx *ctx);
@@ -43,6 +65,8 @@ typedef struct wnn_node {
   int num_guards;
   int guards[WNN_MAX_GUARDS];  /* value indices */
   unsigned char guard_expect[WNN_MAX_GUARDS];
+  unsigned char shape_node;    /* "shape": 1: run at load and resize, not in a run */
+  const wnn_attrs *attrs;      /* dynamic models: kept for resize (model.attrs_json) */
   _Alignas(16) unsigned char params[WNN_MAX_PARAMS];
 } wnn_node;
 
@@ -61,6 +85,19 @@ struct wnn_model {
   size_t arena_bytes;
   char *metadata;
   wnn_kernels kernels;
+  /* Run-time shapes (required feature bit DYNAMIC, docs/dynamic-shapes.md).
+   * The values, nodes and arena_bytes above are the reference plan, at every
+   * dim's default. */
+  int dynamic;                 /* the artifact sets the DYNAMIC bit */
+  int num_dims, cap_dims;
+  wnn_dim *dims;
+  int64_t *declared;           /* dynamic: per input WNN_MAX_DIMS dims, WNN_DIM_DYNAMIC
+                                  where named (wnn_model_input_info) */
+  uint8_t *shape_data;         /* the shape values at the defaults */
+  size_t shape_bytes;
+  void *attrs_json;            /* dynamic: the nodes' attribute objects (a cJSON array) */
+  size_t max_arena_bytes;      /* every dim bounded: the arena of the plan at the
+                                  maxima; else 0 */
 };
 
 #endif /* WNN_MODEL_H */
