@@ -9,7 +9,10 @@
  *   wnn_executor  the mutable state of one inference: one arena holding every
  *                 input, intermediate and output, sized by the model's plan and
  *                 allocated when the executor is created. wnn_executor_run
- *                 allocates nothing. One thread at a time per executor.
+ *                 allocates nothing. One thread at a time per executor. An
+ *                 executor of a dynamic model (docs/dynamic-shapes.md) may be
+ *                 resized to other input shapes (wnn_executor_resize): it then
+ *                 owns its shapes and plan; the model is unchanged.
  *
  * Conventions:
  *   - Every fallible function returns a wnn_status; results come back through

@@ -87,11 +87,12 @@ double wnn_web_tensor_nbytes(const wnn_model *model, int kind, int index) {
   return tensor_info(model, kind, index, &info) == WNN_OK ? (double)info.nbytes : -1;
 }
 
-/* Describes `data` as input `index` of `model`: its dtype and shape. */
-static wnn_status input_tensor(const wnn_model *model, int index, const void *data, size_t nbytes,
-                               DLTensor *t) {
+/* Describes `data` as input `index` of `executor`: its dtype and its current
+ * shape (a dynamic model's executor may have been resized). */
+static wnn_status input_tensor(const wnn_executor *executor, int index, const void *data,
+                               size_t nbytes, DLTensor *t) {
   wnn_tensor_info info;
-  wnn_status s = wnn_model_input_info(model, index, &info);
+  wnn_status s = wnn_executor_input_info(executor, index, &info);
   if (s != WNN_OK) return s;
   if (nbytes != info.nbytes)
     return wnn_seterr(NULL, 0, WNN_ERR_SIZE, "input %d (\"%s\"): %zu bytes given, %zu expected",
@@ -112,7 +113,8 @@ static wnn_status input_tensor(const wnn_model *model, int index, const void *da
 wnn_status wnn_web_set_input(const wnn_model *model, wnn_executor *executor, int index,
                              const void *data, size_t nbytes) {
   DLTensor t;
-  wnn_status s = input_tensor(model, index, data, nbytes, &t);
+  (void)model;
+  wnn_status s = input_tensor(executor, index, data, nbytes, &t);
   return s != WNN_OK ? s : wnn_executor_set_input(executor, index, &t);
 }
 
@@ -122,7 +124,8 @@ wnn_status wnn_web_set_input(const wnn_model *model, wnn_executor *executor, int
 wnn_status wnn_web_set_input_zero_copy(const wnn_model *model, wnn_executor *executor, int index,
                                        const void *data, size_t nbytes) {
   DLTensor t;
-  wnn_status s = input_tensor(model, index, data, nbytes, &t);
+  (void)model;
+  wnn_status s = input_tensor(executor, index, data, nbytes, &t);
   return s != WNN_OK ? s : wnn_executor_set_input_zero_copy(executor, index, &t);
 }
 
