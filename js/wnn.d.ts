@@ -76,8 +76,15 @@ export interface LoadOptions {
 
 /** Options of convert(): the `wnn convert` flags of docs/cli.md. */
 export interface ConvertOptions {
-  /** Input shapes to fix (`--shape NAME=DIMS`), for inputs with symbolic or unknown dims. */
+  /** Input shapes to fix (`--shape NAME=DIMS`), for inputs with symbolic or unknown dims. Without it
+   *  such dims stay dynamic (docs/dynamic-shapes.md). */
   shapes?: Record<string, readonly number[]>;
+  /** The shapes a dynamic input's plan is made for (`--default-shape`; default: its maxShapes, else 1). */
+  defaultShapes?: Record<string, readonly number[]>;
+  /** Bounds of dynamic dims (`--max-shape`): an executor plans for them once and never grows. */
+  maxShapes?: Record<string, readonly number[]>;
+  /** Fix every dim not given in `shapes` to its default, with a warning (`--fix-dims`), as before dynamic dims. */
+  fixDims?: boolean;
   /** Inputs frozen to a tensor (`--const NAME=FILE`): the bytes of a .npy or ONNX TensorProto .pb file. */
   consts?: Record<string, ArrayBuffer | ArrayBufferView>;
   /** Files the model's external tensors name, by their `location`. When the model comes from a URL or a

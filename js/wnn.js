@@ -453,16 +453,21 @@ function looksLikeOnnx(bytes) {
 
 function readConvertOptions(options, context = 'convert') {
   const o = readOptions(options, context,
-    ['shapes', 'consts', 'externalData', 'maxMemory', 'onWarning', 'wasm']);
+    ['shapes', 'defaultShapes', 'maxShapes', 'fixDims', 'consts', 'externalData', 'maxMemory', 'onWarning', 'wasm']);
   const args = [];
-  if (o.shapes != null) {
-    if (typeof o.shapes !== 'object') fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.shapes: expected {name: [dims]}, got ${describe(o.shapes)}`);
-    for (const [name, shape] of Object.entries(o.shapes)) {
-      const dims = readShape(shape, `convert: options.shapes['${name}']`);
-      if (!dims.length) fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.shapes['${name}']: [] (a scalar has no dims to fix)`);
-      args.push('--shape', `${name}=${dims.join('x')}`);
+  // shapes: --shape; defaultShapes, maxShapes: --default-shape, --max-shape.
+  for (const [key, flag] of [['shapes', '--shape'], ['defaultShapes', '--default-shape'], ['maxShapes', '--max-shape']]) {
+    const list = o[key];
+    if (list == null) continue;
+    if (typeof list !== 'object') fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.${key}: expected {name: [dims]}, got ${describe(list)}`);
+    for (const [name, shape] of Object.entries(list)) {
+      const dims = readShape(shape, `convert: options.${key}['${name}']`);
+      if (!dims.length) fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.${key}['${name}']: [] (a scalar has no dims)`);
+      args.push(flag, `${name}=${dims.join('x')}`);
     }
   }
+  if (o.fixDims != null && typeof o.fixDims !== 'boolean') fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.fixDims: expected a boolean, got ${describe(o.fixDims)}`);
+  if (o.fixDims) args.push('--fix-dims');
   const files = new Map();
   if (o.consts != null) {
     if (typeof o.consts !== 'object') fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.consts: expected {name: bytes of a .npy or TensorProto .pb}, got ${describe(o.consts)}`);

@@ -261,8 +261,12 @@ static int is_decimal(const char *s) {
 
 /* Reads every --input NAME=FILE into the executor, checking dtype and shape
  * against the model. given[i] is set for each input i set. */
-static int set_inputs(const wnn_model *model, wnn_executor *exec, const cli_args *a,
-                      unsigned char *given) {
+/* Reads the --input files into held[] (their input indices in held_index[]),
+ * checking each against the model's input: its dtype, and its dims where the
+ * model fixes them (a dynamic dim takes any size: the executor is resized to
+ * the files' shapes). */
+static int read_inputs(const wnn_model *model, const cli_args *a, unsigned char *given,
+                       wnn_host_tensor *held, int *held_index, int *num_held) {
   int num_inputs = wnn_model_num_inputs(model);
   for (int s = 0; s < a->num_inputs; s++) {
     const char *spec = a->input_specs[s];
@@ -317,7 +321,8 @@ static int set_inputs(const wnn_model *model, wnn_executor *exec, const cli_args
       return rc;
     }
     int same = t.ndim == info.ndim;
-    for (int d = 0; same && d < t.ndim; d++) same = t.shape[d] == info.shape[d];
+    for (int d = 0; same && d < t.ndim; d++)
+      same = t.shape[d] == info.shape[d] || info.shape[d] == WNN_DIM_DYNAMIC;
     if (!same) {
       int rc = fail("%s: input '%s' (index %d) expects shape %s, the file holds shape %s", path,
                     info.name, index, shape_text(want, sizeof want, info.ndim, info.shape),
@@ -325,24 +330,60 @@ static int set_inputs(const wnn_model *model, wnn_executor *exec, const cli_args
       wnn_host_tensor_free(&t);
       return rc;
     }
-    DLTensor dl;
-    memset(&dl, 0, sizeof dl);
-    dl.data = t.data;
-    dl.device.device_type = kDLCPU;
-    dl.device.device_id = 0;
-    dl.ndim = t.ndim;
-    dl.dtype = wnn_dtype_to_dl(info.dtype);
-    dl.shape = t.shape;
-    dl.strides = NULL;
-    dl.byte_offset = 0;
-    st = wnn_executor_set_input(exec, index, &dl);
-    wnn_host_tensor_free(&t);
-    if (st != WNN_OK)
-      return fail("%s: setting input '%s' (index %d): %s", path, info.name, index,
-                  wnn_executor_errmsg(exec));
+    held[*num_held] = t;
+    held_index[(*num_held)++] = index;
     given[index] = 1;
   }
   return 0;
+}
+
+/* Whether some input dim of the model is named (run-time shapes). */
+static int is_dynamic(const wnn_model *model) {
+  for (int i = 0; i < wnn_model_num_inputs(model); i++) {
+    wnn_tensor_info info;
+    if (wnn_model_input_info(model, i, &info) != WNN_OK) continue;
+    for (int d = 0; d < info.ndim; d++)
+      if (info.shape[d] == WNN_DIM_DYNAMIC) return 1;
+  }
+  return 0;
+}
+
+/* Sets the inputs given on the command line; on a model with run-time
+ * shapes, resizes the executor to the files' shapes first. */
+static int set_inputs(const wnn_model *model, wnn_executor *exec, const cli_args *a,
+                      unsigned char *given) {
+  wnn_host_tensor *held = (wnn_host_tensor *)calloc((size_t)a->num_inputs + 1, sizeof *held);
+  int *held_index = (int *)calloc((size_t)a->num_inputs + 1, sizeof *held_index);
+  wnn_input_shape *shapes = (wnn_input_shape *)calloc((size_t)a->num_inputs + 1, sizeof *shapes);
+  int num_held = 0, rc = 0;
+  if (!held || !held_index || !shapes) rc = fail("out of memory");
+  if (!rc) rc = read_inputs(model, a, given, held, held_index, &num_held);
+  if (!rc && num_held && is_dynamic(model)) {
+    for (int k = 0; k < num_held; k++)
+      shapes[k] = (wnn_input_shape){held_index[k], held[k].ndim, held[k].shape};
+    if (wnn_executor_resize(exec, num_held, shapes) != WNN_OK)
+      rc = fail("%s: resizing to the inputs' shapes: %s", a->model, wnn_executor_errmsg(exec));
+  }
+  for (int k = 0; !rc && k < num_held; k++) {
+    wnn_tensor_info info;
+    wnn_model_input_info(model, held_index[k], &info);
+    DLTensor dl;
+    memset(&dl, 0, sizeof dl);
+    dl.data = held[k].data;
+    dl.device.device_type = kDLCPU;
+    dl.device.device_id = 0;
+    dl.ndim = held[k].ndim;
+    dl.dtype = wnn_dtype_to_dl(info.dtype);
+    dl.shape = held[k].shape;
+    if (wnn_executor_set_input(exec, held_index[k], &dl) != WNN_OK)
+      rc = fail("setting input '%s' (index %d): %s", info.name, held_index[k],
+                wnn_executor_errmsg(exec));
+  }
+  for (int k = 0; k < num_held; k++) wnn_host_tensor_free(&held[k]);
+  free(held);
+  free(held_index);
+  free(shapes);
+  return rc;
 }
 
 /* Creates an executor and sets the inputs given on the command line; with
@@ -380,6 +421,68 @@ static void print_tensor_json(FILE *f, int index, const wnn_tensor_info *info) {
   fputc('}', f);
 }
 
+/* An input's shape with the name of each dynamic dim: "[batch,3,48,width]"
+ * (json: ["batch",3,48,"width"]). */
+static void print_input_shape(FILE *f, const wnn_model *model, int index,
+                              const wnn_tensor_info *info, int json) {
+  fputc('[', f);
+  for (int d = 0; d < info->ndim; d++) {
+    wnn_dim_info dim;
+    if (d) fputc(',', f);
+    if (info->shape[d] == WNN_DIM_DYNAMIC &&
+        wnn_model_input_dim(model, index, d, &dim) == WNN_OK && dim.name) {
+      if (json) json_string(f, dim.name);
+      else fputs(dim.name, f);
+    } else {
+      fprintf(f, "%lld", (long long)info->shape[d]);
+    }
+  }
+  fputc(']', f);
+}
+
+/* The named dims of the inputs, each once: name, default, max (0: none). */
+static void print_dims(FILE *f, const wnn_model *model, int json) {
+  int count = 0;
+  for (int i = 0; i < wnn_model_num_inputs(model); i++) {
+    wnn_tensor_info info;
+    if (wnn_model_input_info(model, i, &info) != WNN_OK) continue;
+    for (int d = 0; d < info.ndim; d++) {
+      wnn_dim_info dim;
+      if (info.shape[d] != WNN_DIM_DYNAMIC || wnn_model_input_dim(model, i, d, &dim) != WNN_OK ||
+          !dim.name)
+        continue;
+      /* Once per name: skip a dim an earlier input or dim named. */
+      int seen = 0;
+      for (int j = 0; j <= i && !seen; j++) {
+        wnn_tensor_info other;
+        if (wnn_model_input_info(model, j, &other) != WNN_OK) continue;
+        for (int e = 0; e < (j == i ? d : other.ndim) && !seen; e++) {
+          wnn_dim_info o;
+          seen = other.shape[e] == WNN_DIM_DYNAMIC && wnn_model_input_dim(model, j, e, &o) == WNN_OK &&
+                 o.name && !strcmp(o.name, dim.name);
+        }
+      }
+      if (seen) continue;
+      if (json) {
+        fputs(count ? "," : "", f);
+        json_string(f, dim.name);
+        fprintf(f, ":{\"default\":%lld,\"max\":", (long long)dim.default_size);
+        if (dim.max_size) fprintf(f, "%lld", (long long)dim.max_size);
+        else fputs("null", f);
+        fprintf(f, ",\"multiple\":%lld}", (long long)dim.multiple);
+      } else {
+        fprintf(f, "%s  %s  default %lld, max ", count ? "\n" : "dims:\n", dim.name,
+                (long long)dim.default_size);
+        if (dim.max_size) fprintf(f, "%lld", (long long)dim.max_size);
+        else fputs("none", f);
+        if (dim.multiple > 1) fprintf(f, ", multiple of %lld", (long long)dim.multiple);
+      }
+      count++;
+    }
+  }
+  if (!json && count) fputc('\n', f);
+}
+
 static int cmd_info(int argc, char **argv) {
   cli_args a;
   int rc = parse_args("info", argc, argv, 2, OPT_JSON, &a);
@@ -398,9 +501,17 @@ static int cmd_info(int argc, char **argv) {
       wnn_tensor_info info;
       if (wnn_model_input_info(model, i, &info) != WNN_OK) continue;
       if (i) fputc(',', stdout);
-      print_tensor_json(stdout, i, &info);
+      fprintf(stdout, "{\"index\":%d,\"name\":", i);
+      json_string(stdout, info.name);
+      fputs(",\"dtype\":", stdout);
+      json_string(stdout, wnn_dtype_name(info.dtype));
+      fputs(",\"shape\":", stdout);
+      print_input_shape(stdout, model, i, &info, 1);
+      fputc('}', stdout);
     }
-    fputs("],\"outputs\":[", stdout);
+    fputs("],\"dims\":{", stdout);
+    print_dims(stdout, model, 1);
+    fputs("},\"outputs\":[", stdout);
     for (int i = 0; i < no; i++) {
       wnn_tensor_info info;
       if (wnn_model_output_info(model, i, &info) != WNN_OK) continue;
@@ -416,9 +527,11 @@ static int cmd_info(int argc, char **argv) {
     for (int i = 0; i < ni; i++) {
       wnn_tensor_info info;
       if (wnn_model_input_info(model, i, &info) != WNN_OK) continue;
-      printf("  %d  %s  %s  %s\n", i, info.name, wnn_dtype_name(info.dtype),
-             shape_text(shape, sizeof shape, info.ndim, info.shape));
+      printf("  %d  %s  %s  ", i, info.name, wnn_dtype_name(info.dtype));
+      print_input_shape(stdout, model, i, &info, 0);
+      fputc('\n', stdout);
     }
+    print_dims(stdout, model, 0);
     printf("outputs (%d):\n", no);
     for (int i = 0; i < no; i++) {
       wnn_tensor_info info;
@@ -444,7 +557,7 @@ static int write_outputs(const wnn_model *model, wnn_executor *exec, const char 
   for (int i = 0; i < no; i++) {
     wnn_tensor_info info;
     DLTensor view;
-    if (wnn_model_output_info(model, i, &info) != WNN_OK)
+    if (wnn_executor_output_info(exec, i, &info) != WNN_OK)
       return fail("output %d: %s", i, wnn_last_error());
     if (wnn_executor_get_output(exec, i, &view) != WNN_OK)
       return fail("output %d ('%s'): %s", i, info.name, wnn_executor_errmsg(exec));
@@ -633,6 +746,43 @@ static int read_consts(const char *const *specs, int n, wnn_import_const *consts
   return rc;
 }
 
+static void free_shape_names(wnn_import_shape *shapes, int count) {
+  for (int s = 0; s < count; s++) free((char *)shapes[s].name);
+}
+
+/* NAME=DIMS options (--shape, --default-shape, --max-shape; split at the last
+ * '=') into out[] with malloc'd names; each input at most once. */
+static int parse_shape_specs(const char *option, const char *const *specs, int count,
+                             wnn_import_shape *out) {
+  for (int s = 0; s < count; s++) {
+    const char *spec = specs[s];
+    const char *eq = strrchr(spec, '=');
+    int rc = 0;
+    if (!eq || eq == spec || !eq[1])
+      rc = usage_error("%s expects NAME=DIMS (like data=1x3x224x224), got '%s'", option, spec);
+    if (!rc) rc = parse_dims(spec, eq + 1, &out[s]);
+    if (rc) {
+      free_shape_names(out, s);
+      return rc;
+    }
+    size_t len = (size_t)(eq - spec);
+    char *name = (char *)malloc(len + 1);
+    if (!name) {
+      free_shape_names(out, s);
+      return fail("out of memory");
+    }
+    memcpy(name, spec, len);
+    name[len] = '\0';
+    out[s].name = name;
+    for (int t = 0; t < s; t++)
+      if (!strcmp(out[t].name, name)) {
+        free_shape_names(out, s + 1);
+        return usage_error("%s: input '%.*s' is given more than once", option, (int)len, spec);
+      }
+  }
+  return 0;
+}
+
 /* What `convert --report FILE` writes: the warnings, as they come, and the
  * outcome. */
 typedef struct convert_report {
@@ -683,19 +833,29 @@ static int cmd_convert(int argc, char **argv) {
   const char *model = NULL, *out = NULL, *report_path = NULL;
   const char *shape_specs[MAX_SHAPE_SPECS];
   int num_shapes = 0;
+  /* --default-shape and --max-shape (run-time shapes) */
+  const char *default_specs[MAX_SHAPE_SPECS], *max_specs[MAX_SHAPE_SPECS];
+  int num_defaults = 0, num_maxes = 0;
+  bool fix_dims = false;
   const char *const_specs[MAX_SHAPE_SPECS];
   int num_consts = 0;
   size_t max_memory = 0;
   for (int i = 2; i < argc; i++) {
     const char *arg = argv[i];
     const char *value = NULL;
+    if (!strcmp(arg, "--fix-dims")) {
+      fix_dims = true;
+      continue;
+    }
     if (!strcmp(arg, "-o") || !strcmp(arg, "--output") || !strcmp(arg, "--shape") ||
-        !strcmp(arg, "--const") || !strcmp(arg, "--max-memory") || !strcmp(arg, "--report")) {
+        !strcmp(arg, "--const") || !strcmp(arg, "--max-memory") || !strcmp(arg, "--report") ||
+        !strcmp(arg, "--default-shape") || !strcmp(arg, "--max-shape")) {
       if (i + 1 >= argc) return usage_error("convert: %s needs a value", arg);
       value = argv[++i];
     } else if (!strncmp(arg, "--output=", 9) || !strncmp(arg, "--shape=", 8) ||
                !strncmp(arg, "--const=", 8) || !strncmp(arg, "--max-memory=", 13) ||
-               !strncmp(arg, "--report=", 9)) {
+               !strncmp(arg, "--report=", 9) || !strncmp(arg, "--default-shape=", 16) ||
+               !strncmp(arg, "--max-shape=", 12)) {
       value = strchr(arg, '=') + 1;
     } else if (arg[0] == '-' && arg[1]) {
       return usage_error("convert: unknown option '%s'", arg);
@@ -717,6 +877,13 @@ static int cmd_convert(int argc, char **argv) {
         return usage_error("convert: --max-memory expects a byte count like 512M or 2G, got '%s'",
                            value);
       max_memory = (size_t)v << shift;
+    } else if (!strncmp(arg, "--default-shape", 15) || !strncmp(arg, "--max-shape", 11)) {
+      const bool dflt = arg[2] == 'd';
+      int *count = dflt ? &num_defaults : &num_maxes;
+      if (*count == MAX_SHAPE_SPECS)
+        return usage_error("convert: more than %d %s options", MAX_SHAPE_SPECS,
+                           dflt ? "--default-shape" : "--max-shape");
+      (dflt ? default_specs : max_specs)[(*count)++] = value;
     } else if (!strncmp(arg, "--shape", 7)) {
       if (num_shapes == MAX_SHAPE_SPECS)
         return usage_error("convert: more than %d --shape options", MAX_SHAPE_SPECS);
@@ -738,6 +905,9 @@ static int cmd_convert(int argc, char **argv) {
 #ifndef WNN_CLI_WITH_IMPORTER
   (void)report_path;
   (void)shape_specs;
+  (void)default_specs;
+  (void)max_specs;
+  (void)fix_dims;
   (void)max_memory;
   (void)const_specs;
   fputs("wnn: convert: this command has no ONNX importer (dist/wnn-wasi.wasm runs models only):\n"
@@ -746,31 +916,22 @@ static int cmd_convert(int argc, char **argv) {
         stderr);
   return EXIT_USAGE;
 #else
-  wnn_import_shape shapes[MAX_SHAPE_SPECS];
-  for (int s = 0; s < num_shapes; s++) {
-    const char *spec = shape_specs[s];
-    const char *eq = strrchr(spec, '=');
-    if (!eq || eq == spec || !eq[1])
-      return usage_error("--shape expects NAME=DIMS (like data=1x3x224x224), got '%s'", spec);
-    int rc = parse_dims(spec, eq + 1, &shapes[s]);
-    if (rc) return rc;
-    size_t len = (size_t)(eq - spec);
-    char *name = (char *)malloc(len + 1);
-    if (!name) return fail("out of memory");
-    memcpy(name, spec, len);
-    name[len] = '\0';
-    shapes[s].name = name;
-    for (int t = 0; t < s; t++)
-      if (!strcmp(shapes[t].name, name)) {
-        for (int k = 0; k <= s; k++) free((char *)shapes[k].name);
-        return usage_error("--shape: input '%.*s' is given more than once", (int)len, spec);
-      }
+  wnn_import_shape shapes[MAX_SHAPE_SPECS], defaults[MAX_SHAPE_SPECS], maxes[MAX_SHAPE_SPECS];
+  int rc = parse_shape_specs("--shape", shape_specs, num_shapes, shapes);
+  if (!rc && (rc = parse_shape_specs("--default-shape", default_specs, num_defaults, defaults)))
+    free_shape_names(shapes, num_shapes);
+  if (!rc && (rc = parse_shape_specs("--max-shape", max_specs, num_maxes, maxes))) {
+    free_shape_names(shapes, num_shapes);
+    free_shape_names(defaults, num_defaults);
   }
+  if (rc) return rc;
   convert_report report = {NULL, 0};
   if (report_path) {
     report.f = fopen(report_path, "w");
     if (!report.f) {
-      for (int s = 0; s < num_shapes; s++) free((char *)shapes[s].name);
+      free_shape_names(shapes, num_shapes);
+      free_shape_names(defaults, num_defaults);
+      free_shape_names(maxes, num_maxes);
       return fail("convert: --report %s: %s", report_path, strerror(errno));
     }
     fputs("{\"warnings\":[", report.f);
@@ -779,7 +940,7 @@ static int cmd_convert(int argc, char **argv) {
   wnn_host_tensor const_data[MAX_SHAPE_SPECS];
   memset(consts, 0, sizeof consts);
   memset(const_data, 0, sizeof const_data);
-  int rc = read_consts(const_specs, num_consts, consts, const_data);
+  rc = read_consts(const_specs, num_consts, consts, const_data);
   void *data = NULL;
   size_t size = 0;
   char err[512];
@@ -811,6 +972,11 @@ static int cmd_convert(int argc, char **argv) {
   memset(&opt, 0, sizeof opt);
   opt.shapes = shapes;
   opt.num_shapes = num_shapes;
+  opt.default_shapes = defaults;
+  opt.num_default_shapes = num_defaults;
+  opt.max_shapes = maxes;
+  opt.num_max_shapes = num_maxes;
+  opt.fix_dims = fix_dims;
   opt.base_dir = dir;
   opt.warn = convert_warn;
   opt.warn_ctx = &report;
@@ -838,7 +1004,9 @@ static int cmd_convert(int argc, char **argv) {
   }
   rc = convert_report_end(&report, report_path, rc, st, msg, rc == EXIT_UNSUPPORTED, rc ? 0 : res.num_nodes);
   free(data);
-  for (int s = 0; s < num_shapes; s++) free((char *)shapes[s].name);
+  free_shape_names(shapes, num_shapes);
+  free_shape_names(defaults, num_defaults);
+  free_shape_names(maxes, num_maxes);
   for (int s = 0; s < num_consts; s++) {
     free((char *)consts[s].name);
     wnn_host_tensor_free(&const_data[s]);

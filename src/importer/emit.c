@@ -52,14 +52,25 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, void **artifact, si
   int nodes = 0;
   if (model_name) st = wnn_builder_set_metadata(b, "name", model_name);
   if (!st) st = wnn_builder_set_metadata(b, "producer", "wnn convert");
+  /* Run-time shapes: the artifact's dims, then inputs that name them. */
+  for (int i = 0; !st && i < g->num_dims; i++) {
+    st = wnn_builder_add_dim(b, g->dims[i].name, g->dims[i].default_size, g->dims[i].max_size, 1);
+    if (st) wnn_ir_fail(g, st, false, "dim '%s': %s", g->dims[i].name, wnn_last_error());
+  }
   /* A float16 graph input is a float16 input of the artifact and a Cast to
    * float32 right after it, which every reader of the value reads; half_in
    * keeps the input itself, for an output that is the same value. */
   for (int i = 0; !st && i < g->num_inputs; i++) {
     const wnn_ir_value *v = &g->values[g->inputs[i]];
     const bool half = v->io_dtype == WNN_DTYPE_F16;
-    st = wnn_builder_add_input(b, v->name, half ? WNN_DTYPE_F16 : v->dtype, v->ndim, v->dims,
-                               &map[g->inputs[i]]);
+    const char *names[WNN_MAX_DIMS];
+    bool named = false;
+    for (int d = 0; d < v->ndim; d++) {
+      names[d] = v->dims_of[d] >= 0 ? g->dims[v->dims_of[d]].name : NULL;
+      named |= names[d] != NULL;
+    }
+    st = wnn_builder_add_dynamic_input(b, v->name, half ? WNN_DTYPE_F16 : v->dtype, v->ndim,
+                                       v->dims, named ? names : NULL, &map[g->inputs[i]]);
     if (st) {
       wnn_ir_fail(g, st, false, "graph input '%s': %s", v->name, wnn_last_error());
       break;
@@ -80,6 +91,14 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, void **artifact, si
       ins[k] = -1;
       if (v < 0) continue;
       if (map[v] < 0) {
+        /* A value that changes with the dims never becomes a constant. */
+        if (g->values[v].dyn_data) {
+          st = wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true,
+                                "input %d '%s' depends on the model's dynamic dims but was frozen "
+                                "to its value at the defaults: fix the dims with --shape",
+                                k, g->values[v].name);
+          break;
+        }
         if (!g->values[v].data) {
           st = wnn_ir_node_fail(g, n, WNN_ERR_MALFORMED, false, "input %d '%s' has no producer", k,
                                 g->values[v].name);
@@ -100,8 +119,9 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, void **artifact, si
       break;
     }
     char *attrs = cJSON_GetArraySize(n->attrs) ? cJSON_PrintUnformatted(n->attrs) : NULL;
-    st = wnn_builder_add_node(b, n->op_type, n->name[0] ? n->name : NULL, ins, n->num_inputs,
-                              attrs, n->num_outputs, outs);
+    st = (n->shape_node ? wnn_builder_add_shape_node : wnn_builder_add_node)(
+        b, n->op_type, n->name[0] ? n->name : NULL, ins, n->num_inputs, attrs, n->num_outputs,
+        outs);
     cJSON_free(attrs);
     if (st) {
       wnn_ir_node_fail(g, n, st, wnn_status_is_unsupported(st), "%s", wnn_last_error());
@@ -132,7 +152,11 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, void **artifact, si
   for (int k = 0; !st && k < g->num_outputs; k++) {
     int v = g->outputs[k];
     const wnn_ir_value *x = &g->values[v];
-    if (map[v] < 0 && x->data) st = param(g, b, v, map);
+    if (map[v] < 0 && x->data && x->dyn_data)
+      st = wnn_ir_fail(g, WNN_ERR_UNSUPPORTED, true,
+                       "graph output '%s' depends on the model's dynamic dims but was frozen to "
+                       "its value at the defaults: fix the dims with --shape", x->name);
+    else if (map[v] < 0 && x->data) st = param(g, b, v, map);
     if (st) break;
     if (map[v] < 0) {
       st = wnn_ir_fail(g, WNN_ERR_MALFORMED, false, "graph output '%s' is never computed", x->name);

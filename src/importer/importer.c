@@ -48,7 +48,7 @@ static wnn_status inline_if(wnn_ir_graph *g, int id, bool *done) {
     return wnn_ir_node_fail(g, n, WNN_ERR_MALFORMED, false, "has no %s",
                             then_b < 0 ? "then_branch" : "else_branch");
   wnn_status st;
-  if (!c->data) {
+  if (!c->data || c->dyn_data) {
     st = wnn_onnx_inline_if(g, id, then_b, else_b);
   } else {
     bool cond;
@@ -100,6 +100,61 @@ static wnn_status in_branch(wnn_ir_graph *g, int id, wnn_status st) {
   return st;
 }
 
+/* Run-time shapes (docs/dynamic-shapes.md): what node id reads that changes
+ * with the artifact's dims. */
+static void dynamic_inputs(const wnn_ir_graph *g, const wnn_ir_node *n, bool *shape, bool *data) {
+  *shape = *data = false;
+  for (int k = 0; k < n->num_inputs; k++) {
+    if (n->inputs[k] < 0) continue;
+    *shape |= g->values[n->inputs[k]].dyn_shape;
+    *data |= g->values[n->inputs[k]].dyn_data;
+  }
+  for (int k = 0; k < n->num_guards; k++) *data |= g->values[n->guards[k]].dyn_data;
+}
+
+/* Rewrites that compute new constants from the shapes they see (the
+ * com.microsoft ops' Reshape targets, Softmax before opset 13 on another axis
+ * than the last) would freeze the default dims into the artifact: refused for
+ * inputs whose shapes change at run time, naming the op. */
+static wnn_status refuse_frozen_rewrite(wnn_ir_graph *g, int id) {
+  const wnn_ir_node *n = &g->nodes[id];
+  bool shape, data;
+  dynamic_inputs(g, n, &shape, &data);
+  if (!shape && !data) return WNN_OK;
+  const bool contrib = !strcmp(n->domain, "com.microsoft");
+  const bool old_softmax = g->opset < 13 && !n->rewritten &&
+                           (!strcmp(n->op_type, "Softmax") || !strcmp(n->op_type, "LogSoftmax") ||
+                            !strcmp(n->op_type, "Hardmax"));
+  if (!contrib && !old_softmax) return WNN_OK;
+  return wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true,
+                          "its input shapes change with the model's dynamic dims, and the importer "
+                          "rewrites %s for fixed shapes only: fix the dims with --shape",
+                          contrib ? "com.microsoft ops" : "this op before opset 13");
+}
+
+/* After node id was inferred (and folded, when its inputs are constant):
+ * which of its outputs change with the dims. A node computed from constants
+ * and values that depend on the dims only through their data (Shape of a
+ * dynamic value, and arithmetic on it) stays in the graph as a shape node,
+ * its outputs still holding their values at the default dims for the
+ * inference of later nodes; the runtime recomputes them at resize. */
+static void track_dynamic(wnn_ir_graph *g, int id, bool folded, bool shape, bool data) {
+  wnn_ir_node *n = &g->nodes[id];
+  const bool shape_only = (!strcmp(n->op_type, "Shape") || !strcmp(n->op_type, "Size")) &&
+                          n->num_inputs == 1 && n->inputs[0] >= 0;
+  const bool dyn_data = data || (shape_only && g->values[n->inputs[0]].dyn_shape);
+  if (folded && dyn_data) {
+    n->dead = false;
+    n->shape_node = true;
+  }
+  for (int k = 0; k < n->num_outputs; k++) {
+    if (n->outputs[k] < 0) continue;
+    wnn_ir_value *v = &g->values[n->outputs[k]];
+    v->dyn_shape = shape || data;
+    v->dyn_data = folded && dyn_data;
+  }
+}
+
 static wnn_status sweep(wnn_ir_graph *g, const wnn_import_options *opt) {
   wnn_ir_count_readers(g);
   int step = g->num_nodes / 50 > 1 ? g->num_nodes / 50 : 1;
@@ -113,6 +168,7 @@ static wnn_status sweep(wnn_ir_graph *g, const wnn_import_options *opt) {
       i--; /* the branch's first node is now at i */
       continue;
     }
+    if ((st = refuse_frozen_rewrite(g, i))) return in_branch(g, i, st);
     bool replaced;
     if ((st = wnn_contrib_rewrite(g, i, &replaced))) return in_branch(g, i, st);
     if (replaced) {
@@ -128,8 +184,11 @@ static wnn_status sweep(wnn_ir_graph *g, const wnn_import_options *opt) {
     _Alignas(16) unsigned char params[WNN_MAX_PARAMS];
     size_t scratch = 0;
     if ((st = wnn_pass_infer_node(g, i, params, &scratch))) return in_branch(g, i, st);
-    if (wnn_pass_fold_can(g, i) && (st = wnn_pass_fold_node(g, i, params, scratch)))
-      return in_branch(g, i, st);
+    bool dyn_shape, dyn_data;
+    dynamic_inputs(g, &g->nodes[i], &dyn_shape, &dyn_data);
+    const bool fold = wnn_pass_fold_can(g, i);
+    if (fold && (st = wnn_pass_fold_node(g, i, params, scratch))) return in_branch(g, i, st);
+    track_dynamic(g, i, fold, dyn_shape, dyn_data);
   }
   if (opt && opt->progress) opt->progress(opt->progress_ctx, g->num_nodes, g->num_nodes);
   return WNN_OK;

@@ -52,6 +52,19 @@ typedef struct wnn_import_options {
    * Whatever this is, no tensor may exceed WNN_MAX_TENSOR_BYTES, which is
    * checked from shapes before anything is allocated. */
   size_t max_memory;
+  /* Run-time shapes (docs/dynamic-shapes.md). A graph input dim that is
+   * symbolic or unknown and not fixed by `shapes` stays dynamic: it becomes
+   * a named dim of the artifact (its dim_param, or "<input>_dim<d>"). Its
+   * default size (what the reference plan is made for) comes from
+   * default_shapes (the input's whole shape; dims the model fixes must
+   * agree), else from max_shapes, else 1; its bound from max_shapes (none:
+   * unbounded). fix_dims restores the old behaviour: such dims become their
+   * default with a warning, and the artifact is fixed. */
+  const wnn_import_shape *default_shapes;
+  int num_default_shapes;
+  const wnn_import_shape *max_shapes;
+  int num_max_shapes;
+  bool fix_dims;
 } wnn_import_options;
 
 #define WNN_IMPORT_DEFAULT_MAX_MEMORY ((size_t)4 << 30)

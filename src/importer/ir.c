@@ -34,6 +34,8 @@ void wnn_ir_free(wnn_ir_graph *g) {
   free(g->outputs);
   free(g->narrowed[0]);
   free(g->narrowed[1]);
+  for (int i = 0; i < g->num_dims; i++) free(g->dims[i].name);
+  free(g->dims);
   free(g->hash);
   free(g->subgraphs);
   free(g->prune);
@@ -164,6 +166,7 @@ wnn_status wnn_ir_add_value(wnn_ir_graph *g, const char *name, int *id) {
   wnn_ir_value *v = &g->values[g->num_values];
   memset(v, 0, sizeof *v);
   v->producer = -1;
+  for (int d = 0; d < WNN_MAX_DIMS; d++) v->dims_of[d] = -1;
   if (!(v->name = dup(name)))
     return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory adding value '%s'", name);
   *id = g->num_values++;

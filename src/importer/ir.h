@@ -45,6 +45,12 @@ typedef struct wnn_ir_value {
    * float16 tensor inside, and emit.c keeps float16 at the boundary with a
    * Cast after such an input and before such an output. */
   wnn_dtype io_dtype;
+  /* Run-time shapes (docs/dynamic-shapes.md): dyn_shape, the shape may
+   * change with the artifact's dims; dyn_data, the data does (Shape of a
+   * dyn_shape value, and what is computed from it). dims_of: for a graph
+   * input, the index in g->dims of each dim that is dynamic, else -1. */
+  bool dyn_shape, dyn_data;
+  int dims_of[WNN_MAX_DIMS];
 } wnn_ir_value;
 
 typedef struct wnn_ir_node {
@@ -66,6 +72,9 @@ typedef struct wnn_ir_node {
   /* Where nodes that merge an If's branch outputs: input 1 is the then
    * output, input 2 the else output; the sweep checks they agree. */
   bool if_merge;
+  /* A shape node ("shape": 1): its outputs depend only on constants and the
+   * artifact's dims; the runtime computes them when shapes are set. */
+  bool shape_node;
   /* For nodes read from an If branch: "then_branch of If node 3 'if'", for
    * messages (malloc'd, or NULL). */
   char *origin;
@@ -109,6 +118,13 @@ typedef struct wnn_ir_graph {
    * (narrowed[1]), which compute in float32 here (legacy.c): the importer
    * warns about them (importer.c). Values ids, malloc'd. */
   int *narrowed[2], num_narrowed[2];
+  /* The artifact's dynamic dims: name (malloc'd), default and max (0: no
+   * bound). */
+  struct wnn_ir_dim {
+    char *name;
+    int64_t default_size, max_size;
+  } *dims;
+  int num_dims;
 } wnn_ir_graph;
 
 void wnn_ir_init(wnn_ir_graph *g);

@@ -419,10 +419,60 @@ static wnn_status read_constant(wnn_ir_graph *g, const wnn_ir_node *n, const Onn
 
 static void free_model(void *m) { onnx__model_proto__free_unpacked(m, NULL); }
 
-static const wnn_import_shape *find_shape(const wnn_import_options *opt, const char *name) {
-  for (int i = 0; opt && i < opt->num_shapes; i++)
-    if (!strcmp(opt->shapes[i].name, name)) return &opt->shapes[i];
+static const wnn_import_shape *find_in(const wnn_import_shape *list, int count, const char *name) {
+  for (int i = 0; list && i < count; i++)
+    if (!strcmp(list[i].name, name)) return &list[i];
   return NULL;
+}
+
+static const wnn_import_shape *find_shape(const wnn_import_options *opt, const char *name) {
+  return opt ? find_in(opt->shapes, opt->num_shapes, name) : NULL;
+}
+
+/* Dim d of graph input `name` is not fixed by the model: a dynamic dim of
+ * the artifact named `dim_name`, whose default and max come from
+ * --default-shape / --max-shape (docs/dynamic-shapes.md). Several inputs may
+ * name one dim (input_ids and attention_mask share "seq"): they must agree.
+ * Sets *size to the default. */
+static wnn_status dynamic_dim(wnn_ir_graph *g, const wnn_import_options *opt, const char *name,
+                              int ndim, int d, const char *dim_name, int *index, int64_t *size) {
+  const wnn_import_shape *dflt = find_in(opt->default_shapes, opt->num_default_shapes, name);
+  const wnn_import_shape *max = find_in(opt->max_shapes, opt->num_max_shapes, name);
+  if (dflt && dflt->ndim != ndim)
+    return wnn_ir_fail(g, WNN_ERR_SHAPE, false, "--default-shape %s: %d dims, but the model's input has %d",
+                       name, dflt->ndim, ndim);
+  if (max && max->ndim != ndim)
+    return wnn_ir_fail(g, WNN_ERR_SHAPE, false, "--max-shape %s: %d dims, but the model's input has %d",
+                       name, max->ndim, ndim);
+  int64_t m = max ? max->dims[d] : 0;
+  int64_t def = dflt ? dflt->dims[d] : m ? m : 1;
+  if (def < 1 || (m && def > m))
+    return wnn_ir_fail(g, WNN_ERR_SHAPE, false,
+                       "input '%s': dim %d ('%s') would default to %lld%s; a dynamic dim's default "
+                       "must be at least 1 and at most its --max-shape",
+                       name, d, dim_name, (long long)def, m ? " past its --max-shape" : "");
+  for (int i = 0; i < g->num_dims; i++) {
+    if (strcmp(g->dims[i].name, dim_name)) continue;
+    if (g->dims[i].default_size != def || g->dims[i].max_size != m)
+      return wnn_ir_fail(g, WNN_ERR_SHAPE, false,
+                         "input '%s': dim %d is '%s', which another input has with default %lld and "
+                         "max %lld; here --default-shape/--max-shape give %lld and %lld",
+                         name, d, dim_name, (long long)g->dims[i].default_size,
+                         (long long)g->dims[i].max_size, (long long)def, (long long)m);
+    *index = i;
+    *size = def;
+    return WNN_OK;
+  }
+  struct wnn_ir_dim *dims = realloc(g->dims, (size_t)(g->num_dims + 1) * sizeof *dims);
+  if (!dims) return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+  g->dims = dims;
+  if (!(dims[g->num_dims].name = wnn_ir_strdup(dim_name)))
+    return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+  dims[g->num_dims].default_size = def;
+  dims[g->num_dims].max_size = m;
+  *index = g->num_dims++;
+  *size = def;
+  return WNN_OK;
 }
 
 /* "[1,3,224,224]" into buf. */
@@ -556,6 +606,21 @@ static wnn_status read_input(wnn_ir_graph *g, const Onnx__ValueInfoProto *vi,
       const Onnx__TensorShapeProto__Dimension *dim = tt->shape->dim[d];
       if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && dim->dim_value > 0) {
         v->dims[d] = dim->dim_value;
+        continue;
+      }
+      if (opt && !opt->fix_dims) {
+        /* Stays dynamic, under its dim_param (or a name made up for it: some
+         * exporters write "?" for every unknown dim, which must not make
+         * them one dim). */
+        char made[300];
+        const bool named = dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
+                           dim->dim_param && dim->dim_param[0] && strcmp(dim->dim_param, "?");
+        const char *dim_name =
+            named ? dim->dim_param : (snprintf(made, sizeof made, "%s_dim%d", name, d), made);
+        st = dynamic_dim(g, opt, name, v->ndim, d, dim_name, &v->dims_of[d], &v->dims[d]);
+        if (st) return st;
+        v = &g->values[id];
+        v->dyn_shape = true;
         continue;
       }
       v->dims[d] = 1;

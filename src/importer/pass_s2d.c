@@ -53,7 +53,8 @@ static bool phase_of(const wnn_ir_graph *g, int v, const wnn_ir_node *conv, int 
         !wnn_ir_same_guards(s, conv))
       return false;
     const wnn_ir_value *x = &g->values[s->inputs[0]];
-    if (!x->known || x->ndim != 4) return false;
+    /* (Its spatial dims must be even: unknown when they change at run time.) */
+    if (!x->known || x->ndim != 4 || x->dyn_shape) return false;
     const wnn_ir_value *starts = int_input(g, s, 1), *ends = int_input(g, s, 2),
                        *axes = int_input(g, s, 3), *steps = int_input(g, s, 4);
     if (!starts || !ends || !starts->data || !ends->data) return false;

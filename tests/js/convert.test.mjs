@@ -128,12 +128,19 @@ test('wnn.convert: options, warnings and errors', async (t) => {
   // A shape the model's own fixed dims contradict: the importer's message names the input.
   await assert.rejects(wnn.convert(onnx, { shapes: { Input3: [1, 1, 30, 30] } }), (e) => e instanceof wnn.WnnError && /Input3/.test(e.message));
   await assert.rejects(wnn.convert(onnx, { shapes: { nosuch: [1] } }), (e) => e instanceof wnn.WnnError && /nosuch/.test(e.message));
-  // Warnings reach onWarning: a symbolic batch dim set to 1 (the detector's [N,3,H,W]).
+  // Warnings reach onWarning: with fixDims, a symbolic batch dim set to 1
+  // (the detector's [N,3,H,W]); without it the dims stay dynamic, silently.
   const det = path.join(MODELS, 'ppocr_en_PP-OCRv3_det_infer/model.onnx');
   if (fs.existsSync(det)) {
     const warnings = [];
-    await wnn.convert(det, { shapes: {}, onWarning: (w) => warnings.push(w) }).catch(() => {});
-    assert.ok(warnings.some((w) => /input 'x': dim 0 is (unknown|symbolic)/.test(w)), `warnings: ${JSON.stringify(warnings)}`);
+    await wnn.convert(det, { fixDims: true, onWarning: (w) => warnings.push(w) }).catch(() => {});
+    assert.ok(warnings.some((w) => /input 'x': dim 0 is symbolic/.test(w)), `warnings: ${JSON.stringify(warnings)}`);
+    const quiet = [];
+    await wnn.convert(det, { defaultShapes: { x: [1, 3, 640, 640] }, onWarning: (w) => quiet.push(w) });
+    assert.deepEqual(quiet, []);
+    await assert.rejects(wnn.convert(det, { defaultShapes: { x: [1, 3, 640, 640] }, maxShapes: { x: [1, 3, 320, 320] } }),
+      (e) => e.code === 'WNN_ERR_SHAPE' && /max/.test(e.message));
+    await assert.rejects(wnn.convert(det, { fixDims: 'yes' }), (e) => e.code === 'WNN_ERR_INVALID_ARGUMENT' && /fixDims/.test(e.message));
   }
   // consts: a graph input frozen to a tensor given as .npy bytes.
   const npy = formatNpy({ dtype: 'float32', shape: [1, 1, 28, 28], data: Float32Array.from(readTensorProto(path.join(MNIST, 'test_data_set_0/input_0.pb')).data) });

@@ -320,9 +320,11 @@ TEST(external_data) {
   remove(path);
 }
 
-/* Symbolic dims: fixed by --shape, else 1 with a warning naming input and dim. */
+/* Symbolic dims: fixed by --shape; else a dynamic dim of the artifact under
+ * the dim_param's name (docs/dynamic-shapes.md), which an executor resizes;
+ * with fix_dims, 1 with a warning naming input and dim (the old behaviour). */
 TEST(symbolic_dims) {
-  for (int with_shape = 0; with_shape < 2; with_shape++) {
+  for (int mode = 0; mode < 3; mode++) { /* 0 dynamic, 1 --shape, 2 fix_dims */
     tm_model m;
     tm_init(&m, 13);
     const int64_t d[2] = {-2, 3};
@@ -331,18 +333,58 @@ TEST(symbolic_dims) {
     tm_output(&m, "y");
     wnn_import_shape shape = {"data", 2, {5, 3}};
     tm_warnings w;
+    memset(&w, 0, sizeof w);
     wnn_import_result res;
-    CHECK_OK(tm_convert(&m, &shape, with_shape, &w, &res));
+    size_t size;
+    uint8_t *bytes = tm_pack(&m, &size);
+    wnn_import_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.shapes = &shape;
+    opt.num_shapes = mode == 1;
+    opt.fix_dims = mode == 2;
+    opt.warn = tm_warn;
+    opt.warn_ctx = &w;
+    CHECK_OK(wnn_import_onnx(bytes, size, &opt, &res));
+    free(bytes);
     wnn_model *model;
     CHECK_OK(wnn_model_load(res.artifact, res.size, NULL, &model));
     wnn_tensor_info info;
     CHECK_OK(wnn_model_input_info(model, 0, &info));
-    CHECK(info.ndim == 2 && info.shape[0] == (with_shape ? 5 : 1) && info.shape[1] == 3);
-    if (with_shape) {
-      CHECK(w.count == 0);
-    } else {
+    const int64_t dim0 = mode == 0 ? WNN_DIM_DYNAMIC : mode == 1 ? 5 : 1;
+    CHECK(info.ndim == 2 && info.shape[0] == dim0 && info.shape[1] == 3);
+    if (mode == 2) {
       CHECK(w.count == 1);
       CHECK(strstr(w.text, "input 'data'") && strstr(w.text, "dim 0") && strstr(w.text, "'batch'"));
+    } else {
+      CHECK(w.count == 0);
+    }
+    if (mode == 0) {
+      wnn_dim_info dim;
+      CHECK_OK(wnn_model_input_dim(model, 0, 0, &dim));
+      CHECK(dim.size == WNN_DIM_DYNAMIC && dim.name && !strcmp(dim.name, "batch") &&
+            dim.default_size == 1 && dim.max_size == 0);
+      /* One executor at batch 4 computes Relu of all 12 elements. */
+      wnn_executor *ex;
+      CHECK_OK(wnn_executor_create(model, &ex));
+      const int64_t four[2] = {4, 3};
+      CHECK_OK(wnn_executor_resize_input(ex, 0, 2, four));
+      float x[12], y[12];
+      for (int i = 0; i < 12; i++) x[i] = (float)(i - 6);
+      DLTensor in;
+      memset(&in, 0, sizeof in);
+      in.data = x;
+      in.device.device_type = kDLCPU;
+      in.ndim = 2;
+      in.dtype = (DLDataType){kDLFloat, 32, 1};
+      in.shape = (int64_t *)four;
+      CHECK_OK(wnn_executor_set_input(ex, 0, &in));
+      CHECK_OK(wnn_executor_run(ex));
+      DLTensor out;
+      CHECK_OK(wnn_executor_get_output(ex, 0, &out));
+      CHECK(out.ndim == 2 && out.shape[0] == 4 && out.shape[1] == 3);
+      memcpy(y, (const char *)out.data + out.byte_offset, sizeof y);
+      for (int i = 0; i < 12; i++) CHECK(y[i] == (x[i] > 0 ? x[i] : 0));
+      wnn_executor_destroy(ex);
     }
     wnn_model_free(model);
     free(res.artifact);
