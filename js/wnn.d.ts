@@ -20,8 +20,13 @@ export type TensorData = DTypeArray[DType];
 /** An input or output of a model, as the artifact names it. */
 export interface TensorInfo {
   readonly name: string;
-  readonly shape: readonly number[];
+  /** A model's input shows the name of each dynamic dim (docs/dynamic-shapes.md), as onnxruntime-web
+   *  does; an executor's inputs and outputs, and every output, hold numbers. */
+  readonly shape: readonly (number | string)[];
   readonly dtype: DType;
+  /** A model's input with dynamic dims: each dim's default (what the artifact is planned for), max
+   *  (null: unbounded) and multiple. */
+  readonly dims?: Readonly<Record<string, { default: number; max: number | null; multiple: number }>>;
 }
 
 /** An input for predict with its shape: the shape, when given, must equal the input's shape exactly. */
@@ -157,6 +162,16 @@ export class Executor {
    *  `shape`, when given, must equal the input's shape exactly (else WNN_ERR_SHAPE). The data is read
    *  through the built-in TypedArray getters (a subclass's own `length` or `buffer` is not consulted). */
   setInput(nameOrIndex: string | number, data: TensorData, shape?: readonly number[]): this;
+  /** Sets input shapes of a model with dynamic dims, all at once (inputs sharing a dim together):
+   *  shapes are inferred and memory planned now, the arena grows if needed; run() allocates nothing.
+   *  All or nothing. Inputs must be set again afterwards. setInput with another shape resizes that
+   *  one input itself. */
+  resize(shapes: Record<string, readonly number[]>): this;
+  /** The inputs' and outputs' shapes now (after the last resize). */
+  readonly inputs: readonly TensorInfo[];
+  readonly outputs: readonly TensorInfo[];
+  /** Bytes of the executor's arena now: the largest plan it has used. */
+  readonly arenaBytes: number;
   run(): this;
   getOutput(nameOrIndex: string | number, options?: TensorOptions): Tensor;
   getInput(nameOrIndex: string | number, options?: TensorOptions): Tensor;

@@ -381,7 +381,31 @@ class Runtime {
     const dtype = DTYPES[x.wnn_web_tensor_dtype(model, kind, i)] ?? 'invalid';
     const ndim = x.wnn_web_tensor_ndim(model, kind, i);
     const shape = Array.from({ length: ndim }, (_, d) => x.wnn_web_tensor_dim(model, kind, i, d));
-    return { name, shape, dtype, nbytes: x.wnn_web_tensor_nbytes(model, kind, i) };
+    const info = { name, shape, dtype, nbytes: x.wnn_web_tensor_nbytes(model, kind, i) };
+    if (kind === KIND_INPUT && shape.includes(-1)) {
+      // Run-time shapes: a named dim shows its name, as onnxruntime-web shows it.
+      info.dims = {};
+      shape.forEach((size, d) => {
+        const p = size === -1 ? x.wnn_web_input_dim_name(model, i, d) : 0;
+        if (!p) return;
+        const dim = this.cstr(p);
+        shape[d] = dim;
+        const field = (f) => x.wnn_web_input_dim_field(model, i, d, f);
+        info.dims[dim] = { default: field(0), max: field(1) || null, multiple: field(2) };
+      });
+    }
+    return info;
+  }
+
+  // An executor's current inputs (kind 0) or outputs (kind 1), as tensorInfo
+  // gives them, with the executor's shapes and sizes.
+  executorInfo(handle, kind, list) {
+    const x = this.x;
+    return list.map((t, i) => {
+      const ndim = x.wnn_web_executor_tensor(handle, kind, i, -1);
+      const shape = Array.from({ length: ndim }, (_, d) => x.wnn_web_executor_tensor(handle, kind, i, d));
+      return { name: t.name, dtype: t.dtype, shape, nbytes: x.wnn_web_executor_tensor(handle, kind, i, -2) };
+    });
   }
 }
 
@@ -584,13 +608,16 @@ function readOptions(options, context, names = ['kernels', 'onProgress', 'wasm',
   return read;
 }
 
-const publicInfo = ({ name, shape, dtype }) => Object.freeze({ name, shape: Object.freeze(shape), dtype });
+const publicInfo = ({ name, shape, dtype, dims }) => Object.freeze(dims
+  ? { name, shape: Object.freeze(shape), dtype, dims: Object.freeze(dims) }
+  : { name, shape: Object.freeze(shape), dtype });
 
 // Module-private operations on executors, set in Executor's static block:
 // the model and predict reach executors only through these, never through
 // methods a caller could replace on an instance.
 let executorDispose;
 let executorWrite;
+let executorResize;
 
 export class Model {
   #rt; #handle; #data; #executors = new Set(); #in; #out;
@@ -666,9 +693,18 @@ export class Model {
     this.#live('predict');
     // 3. Checks, before any wasm memory is touched.
     const wanted = keys ? keys.map((k) => indexIn(this.#out, 'output', k, 'predict')) : this.#out.map((_, i) => i);
+    const resized = [];
     const writes = given.map(([name, tensor]) => {
       const i = indexIn(this.#in, 'input', name, 'predict');
-      checkInput(this.#in[i], tensor, 'predict');
+      const info = this.#in[i];
+      if (info.dims) {
+        // Named dims: the shape given says which sizes this run uses.
+        if (!tensor.shape) fail('WNN_ERR_SHAPE', `predict: input "${info.name}" has dynamic dims ${showShape(info.shape)}: pass {data, shape}`);
+        checkInput({ ...info, shape: tensor.shape, nbytes: tensor.bytes.length }, tensor, 'predict');
+        resized.push([i, tensor.shape]);
+      } else {
+        checkInput(info, tensor, 'predict');
+      }
       return [i, tensor.bytes];
     });
     const set = new Set(writes.map(([i]) => i));
@@ -677,6 +713,7 @@ export class Model {
     // 4. A private executor: from here on no caller code runs.
     const ex = this.#createExecutor('predict');
     try {
+      if (resized.length) executorResize(ex, resized.map(([i]) => i), resized.map(([, d]) => d));
       for (const [i, bytes] of writes) executorWrite(ex, i, bytes);
       ex.run();
       const result = {};
@@ -707,11 +744,12 @@ export class Model {
 // ----------------------------------------------------------------- executor
 
 export class Executor {
-  #model; #rt; #handle; #onDispose; #in; #out; #inputPtr = []; #outputPtr = [];
+  #model; #rt; #handle; #onDispose; #in; #out; #inputPtr = []; #outputPtr = []; #dynamic;
 
   static {
     executorDispose = (ex) => ex.#dispose();
     executorWrite = (ex, i, bytes) => ex.#write(i, bytes);
+    executorResize = (ex, indices, dims) => ex.#resize(indices, dims, 'predict');
   }
 
   constructor(model, rt, handle, onDispose, inputs, outputs) {
@@ -721,9 +759,68 @@ export class Executor {
     this.#onDispose = onDispose;
     this.#in = inputs;
     this.#out = outputs;
-    // Inputs live in the arena at fixed addresses (setInput writes there;
-    // memory growth never moves them).
-    for (let i = 0; i < inputs.length; i++) this.#inputPtr.push(rt.x.wnn_web_input_data(handle, i));
+    this.#dynamic = inputs.some((t) => t.dims);
+    this.#refresh();
+  }
+
+  // Shapes, sizes and addresses after creation or a resize. Inputs live in
+  // the arena at addresses fixed until the next resize (setInput writes
+  // there; memory growth never moves them).
+  #refresh() {
+    const rt = this.#rt;
+    if (this.#dynamic) {
+      this.#in = rt.executorInfo(this.#handle, KIND_INPUT, this.#in);
+      this.#out = rt.executorInfo(this.#handle, KIND_OUTPUT, this.#out);
+    }
+    this.#inputPtr = this.#in.map((_, i) => rt.x.wnn_web_input_data(this.#handle, i));
+    this.#outputPtr = [];
+  }
+
+  /** The inputs' shapes now ({name, shape, dtype}): a dynamic model's
+   * executor has the shapes of its last resize. */
+  get inputs() { return this.#in.map(publicInfo); }
+
+  /** The outputs' shapes now. */
+  get outputs() { return this.#out.map(publicInfo); }
+
+  /** Bytes of the executor's arena now (the largest plan it has used). */
+  get arenaBytes() {
+    return this.#rt.x.wnn_executor_arena_bytes(this.#live('arenaBytes'));
+  }
+
+  /**
+   * Sets the shapes of inputs at once ({nameOrIndex: shape}): shapes are
+   * inferred, memory is planned (and the arena grows if needed) now, so run()
+   * still allocates nothing. All or nothing. Inputs must be set again after a
+   * resize that changed a shape. Only a model with named dims
+   * (model.inputs[i].dims) takes other shapes.
+   */
+  resize(shapes) {
+    if (shapes === null || typeof shapes !== 'object') fail('WNN_ERR_INVALID_ARGUMENT', `resize: expected {name: shape}, got ${describe(shapes)}`);
+    const list = Object.entries(shapes).map(([k, v]) => [k, readShape(v, `resize: input "${k}"`)]);
+    this.#live('resize');
+    const indices = list.map(([k]) => indexIn(this.#in, 'input', /^\d+$/.test(k) && !this.#in.some((t) => t.name === k) ? Number(k) : k, 'resize'));
+    this.#resize(indices, list.map(([, v]) => v), 'resize');
+    return this;
+  }
+
+  #resize(indices, dims, context) {
+    const rt = this.#rt;
+    const x = rt.x;
+    const flat = dims.flat();
+    const n = indices.length;
+    const p = rt.malloc(8 * n + 8 * flat.length + 8);
+    try {
+      new Int32Array(rt.memory.buffer, p, n).set(indices);
+      new Int32Array(rt.memory.buffer, p + 4 * n, n).set(dims.map((d) => d.length));
+      const at = p + 8 * n;
+      new Float64Array(rt.memory.buffer, at, flat.length).set(flat);
+      const s = x.wnn_web_resize(this.#handle, n, p, p + 4 * n, at);
+      if (s !== 0) rt.check(s, context, rt.cstr(x.wnn_executor_errmsg(this.#handle)) || undefined);
+    } finally {
+      x.free(p);
+    }
+    this.#refresh();
   }
 
   get model() { return this.#model; }
@@ -743,6 +840,12 @@ export class Executor {
     const tensor = readTensor(data, shape, 'setInput'); // the caller's objects, read once
     this.#live('setInput');
     const i = indexIn(this.#in, 'input', nameOrIndex, 'setInput');
+    // A dynamic model's input given another shape: resized first (one input;
+    // inputs that share a dim are resized together with resize()).
+    if (this.#dynamic && tensor.shape && !sameShape(tensor.shape, this.#in[i].shape)) {
+      checkInput({ ...this.#in[i], shape: tensor.shape, nbytes: tensor.bytes.length }, tensor, 'setInput');
+      this.#resize([i], [tensor.shape], 'setInput');
+    }
     checkInput(this.#in[i], tensor, 'setInput');
     this.#write(i, tensor.bytes);
     return this;

@@ -147,3 +147,57 @@ void *wnn_web_input_data(wnn_executor *executor, int index) {
   if (wnn_executor_get_input(executor, index, &t) != WNN_OK) return NULL;
   return (char *)t.data + t.byte_offset;
 }
+
+/* ------------------------------------------------------ run-time shapes */
+
+/* Dim `axis` of input `index` when it is named (docs/dynamic-shapes.md): its
+ * name (owned by the model), or NULL when the dim is fixed or out of range. */
+const char *wnn_web_input_dim_name(const wnn_model *model, int index, int axis) {
+  wnn_dim_info dim;
+  return wnn_model_input_dim(model, index, axis, &dim) == WNN_OK ? dim.name : NULL;
+}
+
+/* Of a named dim: field 0 its default, 1 its max (0: none), 2 its multiple;
+ * -1 when anything is out of range. */
+double wnn_web_input_dim_field(const wnn_model *model, int index, int axis, int field) {
+  wnn_dim_info dim;
+  if (wnn_model_input_dim(model, index, axis, &dim) != WNN_OK) return -1;
+  return field == 0 ? (double)dim.default_size : field == 1 ? (double)dim.max_size
+                                                            : (double)dim.multiple;
+}
+
+/* An executor's current input (kind 0) or output (kind 1) `index`: what -1
+ * its ndim, -2 its size in bytes, d >= 0 its dim d; -1 when out of range. */
+double wnn_web_executor_tensor(const wnn_executor *executor, int kind, int index, int what) {
+  wnn_tensor_info info;
+  wnn_status s = kind == WNN_WEB_INPUT ? wnn_executor_input_info(executor, index, &info)
+                                       : wnn_executor_output_info(executor, index, &info);
+  if (s != WNN_OK) return -1;
+  if (what == -1) return info.ndim;
+  if (what == -2) return (double)info.nbytes;
+  return what >= 0 && what < info.ndim ? (double)info.shape[what] : -1;
+}
+
+/* wnn_executor_resize with plain numbers: for k < count, input indices[k]
+ * gets ndims[k] dims, taken in order from dims (doubles, exact integers). */
+wnn_status wnn_web_resize(wnn_executor *executor, int count, const int *indices, const int *ndims,
+                          const double *dims) {
+  if (count < 0 || count > 64)
+    return wnn_seterr(NULL, 0, WNN_ERR_INVALID_ARGUMENT, "resize: %d inputs (at most 64)", count);
+  int64_t all[64 * WNN_MAX_DIMS];
+  wnn_input_shape shapes[64];
+  int at = 0;
+  for (int k = 0; k < count; k++) {
+    if (ndims[k] < 0 || ndims[k] > WNN_MAX_DIMS)
+      return wnn_seterr(NULL, 0, WNN_ERR_SHAPE, "resize: input %d: %d dims (at most %d)",
+                        indices[k], ndims[k], WNN_MAX_DIMS);
+    shapes[k] = (wnn_input_shape){indices[k], ndims[k], &all[at]};
+    for (int d = 0; d < ndims[k]; d++, at++) {
+      if (!(dims[at] >= 0 && dims[at] <= 9007199254740992.0) || dims[at] != (double)(int64_t)dims[at])
+        return wnn_seterr(NULL, 0, WNN_ERR_SHAPE, "resize: input %d: dim %d is not a size",
+                          indices[k], d);
+      all[at] = (int64_t)dims[at];
+    }
+  }
+  return wnn_executor_resize(executor, count, shapes);
+}

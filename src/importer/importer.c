@@ -125,11 +125,15 @@ static wnn_status refuse_frozen_rewrite(wnn_ir_graph *g, int id) {
   const bool old_softmax = g->opset < 13 && !n->rewritten &&
                            (!strcmp(n->op_type, "Softmax") || !strcmp(n->op_type, "LogSoftmax") ||
                             !strcmp(n->op_type, "Hardmax"));
-  if (!contrib && !old_softmax) return WNN_OK;
+  /* (Dropout's mask output becomes a constant of the input's shape.) */
+  const bool dropout_mask = !strcmp(n->op_type, "Dropout") && !n->rewritten && n->num_outputs > 1 &&
+                            n->outputs[1] >= 0;
+  if (!contrib && !old_softmax && !dropout_mask) return WNN_OK;
   return wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true,
                           "its input shapes change with the model's dynamic dims, and the importer "
                           "rewrites %s for fixed shapes only: fix the dims with --shape",
-                          contrib ? "com.microsoft ops" : "this op before opset 13");
+                          contrib ? "com.microsoft ops" : old_softmax ? "this op before opset 13"
+                                                                      : "Dropout's mask output");
 }
 
 /* After node id was inferred (and folded, when its inputs are constant):

@@ -114,7 +114,7 @@ def torchvision_model(arch, image):
         import torchvision
         model = getattr(torchvision.models, arch)(weights=None)
         recalibrate_batchnorm(model, calibration_batch())
-        return model, image_input(image), ['input'], ['logits']
+        return model, image_input(image), ['input'], ['logits'], {'input': {0: 'batch'}, 'logits': {0: 'batch'}}
     return build
 
 
@@ -154,7 +154,7 @@ def transformer_encoder():
     model = Encoder().eval()
     g = torch.Generator().manual_seed(SEED + 1)
     x = torch.randn(1, SEQ, D_MODEL, generator=g)
-    return model, x, ['input'], ['hidden']
+    return model, x, ['input'], ['hidden'], {'input': {1: 'seq'}, 'hidden': {1: 'seq'}}
 
 
 # name -> (builder, one-line description). Each builder runs after
@@ -187,7 +187,8 @@ def stamp(name):
 
 
 def up_to_date(folder, want):
-    files = ['model.onnx', 'test_data_set_0/input_0.pb', 'test_data_set_0/output_0.pb', 'export.json']
+    files = ['model.onnx', 'model_dynamic.onnx', 'test_data_set_0/input_0.pb', 'test_data_set_0/output_0.pb',
+             'export.json']
     if not all(os.path.isfile(os.path.join(folder, f)) for f in files):
         return False
     try:
@@ -210,7 +211,7 @@ def export_one(name, outdir):
     import torch
 
     torch.manual_seed(SEED)
-    model, x, input_names, output_names = MODELS[name][0]()
+    model, x, input_names, output_names, dynamic_axes = MODELS[name][0]()
     model.eval()
     with torch.no_grad():
         y = model(x)
@@ -227,6 +228,13 @@ def export_one(name, outdir):
             model, (x,), os.path.join(tmp, 'model.onnx'), opset_version=OPSET,
             input_names=input_names, output_names=output_names, do_constant_folding=True,
             training=torch.onnx.TrainingMode.EVAL)
+        # The same model with its batch (or sequence) dim symbolic: the
+        # run-time shapes tests (tests/js/dynamic.test.mjs) convert it
+        # without --shape and run it at several sizes.
+        torch.onnx.export(
+            model, (x,), os.path.join(tmp, 'model_dynamic.onnx'), opset_version=OPSET,
+            input_names=input_names, output_names=output_names, do_constant_folding=True,
+            training=torch.onnx.TrainingMode.EVAL, dynamic_axes=dynamic_axes)
         write_tensor(os.path.join(tmp, 'test_data_set_0', 'input_0.pb'),
                      x.numpy().astype(np.float32), input_names[0])
         write_tensor(os.path.join(tmp, 'test_data_set_0', 'output_0.pb'),
