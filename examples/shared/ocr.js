@@ -14,8 +14,12 @@
 //               the box >= 0.6, each box grown by area * 1.5 / perimeter
 //               (the "unclip" of DB, ratio 1.5);
 //   recognizer: the box cropped, resized to height 48 keeping its aspect
-//               ratio (at most the model's width, 320), BGR,
-//               (pixel / 255 - 0.5) / 0.5, padded with 0 on the right;
+//               ratio, BGR, (pixel / 255 - 0.5) / 0.5. A recognizer whose
+//               width is dynamic (converted without --shape: its input shape
+//               shows the dim's name) runs each box at its own width,
+//               rounded up to a multiple of 8 (at most 2048); one with a fixed
+//               width (320) takes at most that width, padded with 0 on the
+//               right;
 //   CTC:        per time step the best class; class 0 is the blank; repeats
 //               collapse; class k >= 1 is EN_DICT[k - 1].
 
@@ -129,6 +133,13 @@ export function textBoxes(prob, H, W, options = {}) {
   return boxes;
 }
 
+// The width a dynamic-width recognizer gets for a box: its aspect ratio at
+// height H, rounded up to a multiple of 8, in [8, 2048].
+export function recognizerWidth(box, H) {
+  const w = Math.ceil((H * (box.x1 - box.x0)) / (box.y1 - box.y0));
+  return Math.min(2048, Math.max(8, Math.ceil(w / 8) * 8));
+}
+
 // The recognizer's input [1, 3, H, W] for one box of the image (image
 // coordinates): height H, width min(W, ceil(H * box width / box height)).
 export function recognizerInput(image, box, H, W) {
@@ -169,6 +180,16 @@ export function ctcDecode(data, T, C, dict = EN_DICT) {
   return { text, score: n ? sum / n : 0 };
 }
 
+// One executor per model, kept across calls (a model's dispose() frees it):
+// a dynamic-width recognizer then resizes to a width it has seen before from
+// its plan cache, without planning again.
+const executors = new WeakMap();
+function executorOf(model) {
+  let ex = executors.get(model);
+  if (!ex || ex.disposed) executors.set(model, (ex = model.createExecutor()));
+  return ex;
+}
+
 // Detects and reads the text of an image: {lines: [{text, score, box:
 // [x0, y0, x1, y1] in image pixels, boxScore}], timing: {detectMs,
 // recognizeMs}, names: the tensors chained}.
@@ -178,31 +199,35 @@ export function ocr(detector, recognizer, image, options = {}) {
   const recIn = recognizer.inputs[0];
   const recOut = recognizer.outputs[0];
   const [, , DH, DW] = detIn.shape;
-  const [, , RH, RW] = recIn.shape;
+  // A dynamic dim shows its name; the recognizer's height is 48 (its default).
+  const size = (d) => (typeof d === 'string' ? recIn.dims[d].default : d);
+  const RH = size(recIn.shape[2]);
+  const dynamicWidth = typeof recIn.shape[3] === 'string';
+  const RW = size(recIn.shape[3]);
 
   let t0 = now();
   const { data: x, scale } = detectorInput(image, DH, DW);
-  const det = detector.createExecutor();
+  const det = executorOf(detector);
   det.setInput(detIn.name, x);
   det.run();
   const prob = det.getOutput(detOut.name, { view: true }).data;
   const boxes = textBoxes(prob, DH, DW, options);
-  det.dispose();
   const detectMs = now() - t0;
 
   t0 = now();
-  const rec = recognizer.createExecutor();
+  const rec = executorOf(recognizer);
   const lines = [];
   for (const b of boxes) {
     const box = { x0: b.x0 / scale, y0: b.y0 / scale, x1: Math.min(image.width, b.x1 / scale), y1: Math.min(image.height, b.y1 / scale) };
-    rec.setInput(recIn.name, recognizerInput(image, box, RH, RW));
+    // A dynamic width: this box's own (setInput with the shape resizes).
+    const w = dynamicWidth ? recognizerWidth(box, RH) : RW;
+    rec.setInput(recIn.name, recognizerInput(image, box, RH, w), [1, 3, RH, w]);
     rec.run();
     const out = rec.getOutput(recOut.name, { view: true });
     const [T, C] = out.shape.slice(-2);
     const { text, score } = ctcDecode(out.data, T, C, options.dict);
     lines.push({ text, score, box: [box.x0, box.y0, box.x1, box.y1].map((v) => Math.round(v)), boxScore: b.score });
   }
-  rec.dispose();
   const recognizeMs = now() - t0;
   return {
     lines,

