@@ -14,6 +14,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runWasi } from './node-wasi.js';
 
 // Node 18 needs a flag for node:wasi; Node 20's V8 can crash while
 // its concurrent GC marks a large wasm memory (wasm/run-wasi.mjs); so this
@@ -29,15 +30,6 @@ if (!NEEDED.every((f) => process.execArgv.includes(f))) {
   if (r.signal) process.kill(process.pid, r.signal);
   process.exit(r.status ?? 1);
 }
-
-// node:wasi prints an ExperimentalWarning when it loads: not the tool's output.
-const emitWarning = process.emitWarning;
-process.emitWarning = function (warning, ...rest) {
-  const type = typeof rest[0] === 'string' ? rest[0] : rest[0]?.type;
-  if ((warning?.name ?? type) === 'ExperimentalWarning' || type === 'ExperimentalWarning') return;
-  return emitWarning.call(process, warning, ...rest);
-};
-const { WASI } = await import('node:wasi');
 
 const wasmPath = fileURLToPath(new URL('../dist/wnn-convert.wasm', import.meta.url));
 let bytes;
@@ -91,21 +83,9 @@ function pathValue(opt, value) {
   return eq < 0 ? value : `${value.slice(0, eq)}=${visible(value.slice(eq + 1))}`;
 }
 
-const wasi = new WASI({
-  version: 'preview1',
+process.exitCode = await runWasi(bytes, {
   args: ['wnn', ...args],
-  env: {},
   preopens,
-  returnOnExit: true,
+  trapPrefix: 'wnn: the WebAssembly module stopped: ',
+  trapStatus: 70,
 });
-const module = await WebAssembly.compile(bytes);
-const imports = wasi.getImportObject ? wasi.getImportObject() : { wasi_snapshot_preview1: wasi.wasiImport };
-const instance = await WebAssembly.instantiate(module, imports);
-let code;
-try {
-  code = wasi.start(instance);
-} catch (e) {
-  process.stderr.write(`wnn: the WebAssembly module stopped: ${e instanceof Error ? e.message : e}\n`);
-  code = 70;
-}
-process.exitCode = code ?? 0;

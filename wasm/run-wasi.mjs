@@ -20,6 +20,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
+import { importWasi, runWasi } from '../js/node-wasi.js';
 
 // Node 20's V8 can crash (SIGSEGV) inside wasi.start when a module's memory
 // is large while the garbage collector marks concurrently: the WASI CLI on
@@ -40,18 +41,8 @@ function usage(msg) {
   process.exit(2);
 }
 
-// Node prints an ExperimentalWarning when node:wasi loads; it would pollute the
-// module's stderr, which tests compare. Drop only that warning.
-const emitWarning = process.emitWarning;
-process.emitWarning = function (warning, ...rest) {
-  const type = typeof rest[0] === 'string' ? rest[0] : rest[0]?.type;
-  const name = warning?.name ?? type;
-  if (name === 'ExperimentalWarning' || type === 'ExperimentalWarning') return;
-  return emitWarning.call(process, warning, ...rest);
-};
-let WASI;
 try {
-  ({ WASI } = await import('node:wasi'));
+  await importWasi();
 } catch (e) {
   // Node 18 has node:wasi only behind a flag: run again with it.
   if (process.execArgv.includes('--experimental-wasi-unstable-preview1')) throw e;
@@ -111,24 +102,10 @@ try {
   usage(`cannot read ${modulePath}: ${e.message}`);
 }
 
-const wasi = new WASI({
-  version: 'preview1',
+process.exitCode = await runWasi(bytes, {
   args: [path.basename(modulePath), ...argv],
   env,
   preopens,
-  returnOnExit: true,
+  trapPrefix: `run-wasi: ${path.basename(modulePath)}: `,
+  trapStatus: 134,
 });
-const module = await WebAssembly.compile(bytes);
-// getImportObject arrived in Node 19.8; before, wasiImport is the preview1 set.
-const imports = wasi.getImportObject ? wasi.getImportObject() : { wasi_snapshot_preview1: wasi.wasiImport };
-const instance = await WebAssembly.instantiate(module, imports);
-let code;
-try {
-  code = wasi.start(instance);
-} catch (e) {
-  // A trap (unreachable, out-of-bounds access, stack overflow): report it the
-  // way a crashed native program would be, with a failing status.
-  process.stderr.write(`run-wasi: ${path.basename(modulePath)}: ${e instanceof Error ? e.message : e}\n`);
-  code = 134;
-}
-process.exitCode = code ?? 0;
