@@ -74,16 +74,27 @@ static void check_info(const wnn_model *m, const wnn_tensor_info *info, const ch
   if (!es) wnn_fuzz_die("%s %d (%s) has dtype %d", what, i, info->name, (int)info->dtype);
   if (info->ndim < 0 || info->ndim > WNN_MAX_DIMS || (info->ndim && !info->shape))
     wnn_fuzz_die("%s %d (%s) has %d dims", what, i, info->name, info->ndim);
+  /* An input dim may be dynamic (WNN_DIM_DYNAMIC, named, with a default:
+   * docs/dynamic-shapes.md); nbytes are then the bytes at the defaults. */
+  int64_t shape[WNN_MAX_DIMS];
+  for (int d = 0; d < info->ndim; d++) {
+    shape[d] = info->shape[d];
+    if (shape[d] != WNN_DIM_DYNAMIC || strcmp(what, "input")) continue;
+    wnn_dim_info dim;
+    if (wnn_model_input_dim(m, i, d, &dim) != WNN_OK || !dim.name || dim.default_size < 0)
+      wnn_fuzz_die("input %s: dim %d is dynamic but has no name or default", info->name, d);
+    shape[d] = dim.default_size;
+  }
   /* nbytes must be the product of the dims times the element size (a product
    * past SIZE_MAX would be a loader bug). */
   size_t n = es;
   int empty = 0;
   for (int d = 0; d < info->ndim; d++) {
-    if (info->shape[d] < 0) wnn_fuzz_die("%s %s has a negative dim", what, info->name);
-    if (info->shape[d] == 0) empty = 1;
+    if (shape[d] < 0) wnn_fuzz_die("%s %s has a negative dim", what, info->name);
+    if (shape[d] == 0) empty = 1;
   }
   for (int d = 0; !empty && d < info->ndim; d++) {
-    uint64_t dim = (uint64_t)info->shape[d];
+    uint64_t dim = (uint64_t)shape[d];
     if (dim && n > SIZE_MAX / dim) wnn_fuzz_die("%s %s: the byte size overflows", what, info->name);
     n *= (size_t)dim;
   }
@@ -91,7 +102,6 @@ static void check_info(const wnn_model *m, const wnn_tensor_info *info, const ch
   if (n != info->nbytes)
     wnn_fuzz_die("%s %d (%s): nbytes %zu, its shape says %zu", what, i, info->name,
                  info->nbytes, n);
-  (void)m;
 }
 
 /* WNN_FUZZ_VERBOSE=1 in the environment: one line per input on stderr saying
@@ -102,19 +112,13 @@ static int verbose(void) {
   return v;
 }
 
-static void run_once(wnn_model *m) {
-  wnn_executor *ex = NULL;
-  wnn_status st = wnn_executor_create(m, &ex);
-  if (st != WNN_OK) {
-    if (st != WNN_ERR_OUT_OF_MEMORY)
-      wnn_fuzz_die("wnn_executor_create failed (%s) for a loaded model: %s", wnn_status_str(st),
-                   wnn_last_error());
-    return;
-  }
+/* Sets every input of ex to zeros of its current shape and runs it once. */
+static void run_executor(wnn_model *m, wnn_executor *ex) {
+  wnn_status st;
   int ni = wnn_model_num_inputs(m);
   for (int i = 0; i < ni; i++) {
     wnn_tensor_info info;
-    if (wnn_model_input_info(m, i, &info) != WNN_OK) wnn_fuzz_die("input_info(%d) failed", i);
+    if (wnn_executor_input_info(ex, i, &info) != WNN_OK) wnn_fuzz_die("input_info(%d) failed", i);
     void *zeros = calloc(1, info.nbytes ? info.nbytes : 1);
     if (!zeros) continue;
     DLTensor t;
@@ -139,7 +143,7 @@ static void run_once(wnn_model *m) {
     int no = wnn_model_num_outputs(m);
     for (int i = 0; i < no; i++) {
       wnn_tensor_info info;
-      if (wnn_model_output_info(m, i, &info) != WNN_OK) wnn_fuzz_die("output_info(%d) failed", i);
+      if (wnn_executor_output_info(ex, i, &info) != WNN_OK) wnn_fuzz_die("output_info(%d) failed", i);
       if (!info.nbytes && wnn_fuzz_avoid("empty-output")) continue;
       void *buf = malloc(info.nbytes ? info.nbytes : 1);
       if (!buf) continue;
@@ -151,6 +155,44 @@ static void run_once(wnn_model *m) {
     }
   } else if (!wnn_executor_errmsg(ex)[0]) {
     wnn_fuzz_die("wnn_executor_run failed (%s) without a message", wnn_status_str(st));
+  }
+}
+
+static void run_once(wnn_model *m) {
+  wnn_executor *ex = NULL;
+  wnn_status st = wnn_executor_create(m, &ex);
+  if (st != WNN_OK) {
+    if (st != WNN_ERR_OUT_OF_MEMORY)
+      wnn_fuzz_die("wnn_executor_create failed (%s) for a loaded model: %s", wnn_status_str(st),
+                   wnn_last_error());
+    return;
+  }
+  run_executor(m, ex);
+  /* A model with dynamic dims: each one at its default + 1 (within its max),
+   * then back to the defaults. A resize either works (and the executor runs
+   * at the new shapes) or fails with a message, leaving the executor as it
+   * was (it runs again). */
+  int ni = wnn_model_num_inputs(m), dynamic = 0;
+  int64_t dims[8][WNN_MAX_DIMS];
+  wnn_input_shape shapes[8];
+  for (int i = 0; i < ni && i < 8; i++) {
+    wnn_tensor_info info;
+    if (wnn_model_input_info(m, i, &info) != WNN_OK) wnn_fuzz_die("input_info(%d) failed", i);
+    for (int d = 0; d < info.ndim; d++) {
+      wnn_dim_info dim;
+      dims[i][d] = info.shape[d];
+      if (info.shape[d] != WNN_DIM_DYNAMIC || wnn_model_input_dim(m, i, d, &dim) != WNN_OK) continue;
+      int64_t size = dim.default_size + (dim.multiple > 1 ? dim.multiple : 1);
+      dims[i][d] = dim.max_size && size > dim.max_size ? dim.default_size : size;
+      dynamic = 1;
+    }
+    shapes[i] = (wnn_input_shape){i, info.ndim, dims[i]};
+  }
+  if (dynamic && ni <= 8) {
+    st = wnn_executor_resize(ex, ni, shapes);
+    if (st != WNN_OK && !wnn_executor_errmsg(ex)[0])
+      wnn_fuzz_die("wnn_executor_resize failed (%s) without a message", wnn_status_str(st));
+    run_executor(m, ex);
   }
   wnn_executor_destroy(ex);
 }
