@@ -564,9 +564,9 @@ async function convertOnnx(onnx, place, { args, files, externalData, onWarning, 
   // A file the importer opens that we do not have is fetched next to the
   // model and the conversion runs again (at most once per file).
   const tried = new Set();
+  const { runWasiCommand } = await import('./wasi.js');
   for (;;) {
     const missing = [];
-    const { runWasiCommand } = await import('./wasi.js');
     const r = await runWasiCommand(module, {
       args: argv, files, lookup: (name) => { if (!tried.has(name)) missing.push(name); return null; },
     });
