@@ -69,7 +69,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
   if is_root; then
     say "installing: ${missing[*]}"
-    apt-get update
+    apt-get update >&2  # stdout is fetch_source's answer (the folder)
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
   else
     printf 'setup: missing Debian packages: %s\nsetup: run as root:\n  %s\n' "${missing[*]}" "$cmd" >&2
@@ -145,8 +145,8 @@ add_deb_src() {
 need_deb_src() {
   have_deb_src && return 0
   if is_root; then
-    add_deb_src || die "no deb entries found in the apt sources to derive deb-src entries from"
-    apt-get update
+    add_deb_src >&2 || die "no deb entries found in the apt sources to derive deb-src entries from"
+    apt-get update >&2  # stdout is fetch_source's answer (the folder)
   else
     printf 'setup: the sources of %s for the wasm builds need deb-src entries in the apt sources.\n' "$1" >&2
     printf 'setup: as root, add deb-src twins of your deb entries (or run this script as root), then:\n' >&2
