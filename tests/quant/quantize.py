@@ -284,8 +284,6 @@ def plan_static(model, explicit_activation):
             seen.add(t)
             tensors.append(t)
 
-    for x in g.input:
-        pass  # the graph input is quantized when a quantized op reads it (below)
     for n in g.node:
         if n.op_type not in QDQ_OPS:
             continue
@@ -332,7 +330,7 @@ def calibrate(model, tensors, photos_npy, input_name, work):
 def quantize_static(model, ranges, plan, explicit_activation):
     import numpy as np
     import onnx
-    from onnx import helper, numpy_helper, TensorProto
+    from onnx import helper, numpy_helper
     G, act_after, tensors = plan
     g = model.graph
     quantized = set(tensors)
@@ -742,7 +740,8 @@ def make_one(name, outdir, tvdir, photos):
 def describe(path):
     """For each graph output: the scale and zero point of the DequantizeLinear
     that writes it, directly or through ops that only move values (Flatten,
-    Reshape, Identity, ...), or null, as JSON."""
+    Reshape, Identity, ...), or null; the op counts; and how many Relu/Clip
+    read a Conv's output; as JSON."""
     import onnx
     from onnx import numpy_helper
     m = onnx.load(path)
@@ -762,7 +761,9 @@ def describe(path):
     ops = defaultdict(int)
     for n in m.graph.node:
         ops[n.op_type] += 1
-    return {'outputs': out, 'ops': dict(sorted(ops.items()))}
+    after_conv = sum(1 for n in m.graph.node if n.op_type in ('Relu', 'Clip')
+                     and getattr(producer.get(n.input[0]), 'op_type', None) == 'Conv')
+    return {'outputs': out, 'ops': dict(sorted(ops.items())), 'activations_after_conv': after_conv}
 
 
 def main(argv):
