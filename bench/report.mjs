@@ -37,6 +37,12 @@ export function renderMarkdown(r) {
   if (r.models.some((m) => m.note)) L.push('');
   L.push('Conversions: ' + r.models.map((m) => `\`${m.convert.command}\``).join('; ') + '.', '');
 
+  if (r.quantized?.length) {
+    L.push('## Quantized models (issue 17)', '');
+    L.push('Each quantized model (tests/quant/quantize.py) against onnxruntime-web on the same quantized model, and against wnn on the float model of the same network.', '');
+    L.push(...renderQuantizedTable(r), '');
+  }
+
   L.push('## Load time and memory', '');
   L.push('Load: artifact bytes in memory to ready to run, the first time in the process (includes compiling the runtime\'s wasm); '
     + '"again": a second load in the same process. Memory: wasm linear memory after the first run; RSS: process RSS growth from before the load to after the first run.', '');
@@ -71,6 +77,19 @@ export function renderMarkdown(r) {
   L.push('Outputs were compared with each model\'s expected outputs (rtol 1e-3 of the largest expected value, atol 1e-5): '
     + (checks.length ? `outside the tolerance: ${checks.join('; ')}.` : 'every runtime matched on every model run.'), '');
   return L.join('\n');
+}
+
+// The quantized models' table (issue 17): median ms and the ratios.
+export function renderQuantizedTable(r) {
+  const L = [];
+  L.push('| quantized model | kind | float model | wnn ms | ORT-web ms | wnn float ms | ORT-web float ms | wnn / ORT-web | wnn / wnn float | ORT-web / ORT-web float |');
+  L.push('|---|---|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const q of r.quantized) {
+    L.push(`| ${q.name} | ${q.kind} | ${q.float} | ${ms(q.wnnMs)} | ${ms(q.webMs)} | ${ms(q.wnnFloatMs)} | ${ms(q.webFloatMs)} | ${x(q.vsWeb)} | ${x(q.vsWnnFloat)} | ${x(q.webVsWebFloat)} |`);
+  }
+  const s = r.summary;
+  L.push(`| **geometric mean** | | | | | | | **${x(s.quantizedGeomeanVsWeb)}** | **${x(s.quantizedGeomeanVsWnnFloat)}** | |`);
+  return L;
 }
 
 // The block bench/run.mjs writes into docs/performance.md between

@@ -8,13 +8,18 @@
 //
 //   node bench/run.mjs [--models a,b,...] [--runs N] [--warmups N] [--no-gemm]
 //                      [--models-dir DIR] [--extra-models DIR] [--no-extra-models]
-//                      [--out DIR]
+//                      [--quant-models DIR] [--no-quant-models] [--out DIR]
 //
 // --extra-models DIR: every subfolder of DIR with model.onnx and
 // test_data_set_0 joins the models, named tv_<folder> (tv_mobilenet_v2, ...);
 // default build/torchvision when it exists (`npm run bench` runs
-// tests/torch/export.py into it first when it is missing). --models selects
-// from both lists by those names.
+// tests/torch/export.py into it first when it is missing). --quant-models
+// DIR: the quantized models of tests/quant/quantize.py (default build/quant
+// when it exists), under their folder names (q_tv_mobilenet_v2,
+// qdyn_tv_transformer_encoder, bert_encoder, ...); each quantized one is also
+// set against its float version (quant.json's "float": tv_mobilenet_v2, ...)
+// in the "quantized" part of the results (issue 17). --models selects from
+// all the lists by those names.
 //
 // Needs build/native/wnn (to convert the models), dist/wnn.wasm and the dev
 // dependencies onnxruntime-web and onnxruntime-node (`npm run bench` builds
@@ -29,7 +34,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseTensorProto } from '../js/io.js';
 import { renderSvg } from './chart.mjs';
-import { renderDocSection, renderMarkdown } from './report.mjs';
+import { renderDocSection, renderMarkdown, renderQuantizedTable } from './report.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rel = (p) => path.relative(ROOT, p) || '.';
@@ -37,9 +42,11 @@ const rel = (p) => path.relative(ROOT, p) || '.';
 // ------------------------------------------------------------------ options
 const EXTRA_PREFIX = 'tv_';
 const DEFAULT_EXTRA = path.join(ROOT, 'build/torchvision');
+const DEFAULT_QUANT = path.join(ROOT, 'build/quant');
 const opt = {
   models: null, runs: 20, warmups: 3, gemm: true, modelsDir: path.resolve(ROOT, '../shared/models'),
-  extraDir: fs.existsSync(DEFAULT_EXTRA) ? DEFAULT_EXTRA : null, out: path.join(ROOT, 'bench'),
+  extraDir: fs.existsSync(DEFAULT_EXTRA) ? DEFAULT_EXTRA : null,
+  quantDir: fs.existsSync(DEFAULT_QUANT) ? DEFAULT_QUANT : null, out: path.join(ROOT, 'bench'),
 };
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
@@ -52,9 +59,11 @@ for (let i = 0; i < argv.length; i++) {
   else if (k === '--models-dir') opt.modelsDir = path.resolve(val());
   else if (k === '--extra-models') opt.extraDir = path.resolve(val());
   else if (k === '--no-extra-models') opt.extraDir = null;
+  else if (k === '--quant-models') opt.quantDir = path.resolve(val());
+  else if (k === '--no-quant-models') opt.quantDir = null;
   else if (k === '--out') opt.out = path.resolve(val());
   else {
-    console.error(`bench: unknown option '${argv[i]}' (options: --models a,b --runs N --warmups N --no-gemm --models-dir DIR --extra-models DIR --no-extra-models --out DIR)`);
+    console.error(`bench: unknown option '${argv[i]}' (options: --models a,b --runs N --warmups N --no-gemm --models-dir DIR --extra-models DIR --no-extra-models --quant-models DIR --no-quant-models --out DIR)`);
     process.exit(2);
   }
 }
@@ -72,6 +81,10 @@ for (const [file, how] of need) {
   if (!fs.existsSync(file)) { console.error(`bench: ${rel(file)} is missing (${how})`); process.exit(1); }
 }
 if (!fs.existsSync(opt.modelsDir)) { console.error(`bench: ${opt.modelsDir}: no models folder`); process.exit(1); }
+if (opt.quantDir && !fs.existsSync(opt.quantDir)) {
+  console.error(`bench: --quant-models ${opt.quantDir}: no such folder (/usr/bin/python3 tests/quant/quantize.py DIR writes the quantized models there)`);
+  process.exit(1);
+}
 if (opt.extraDir && !fs.existsSync(opt.extraDir)) {
   console.error(`bench: --extra-models ${opt.extraDir}: no such folder (/usr/bin/python3 tests/torch/export.py DIR writes the torchvision exports there)`);
   process.exit(1);
@@ -132,12 +145,13 @@ const modelFolders = (root, prefix, source) => fs.readdirSync(root)
 const available = [
   ...modelFolders(opt.modelsDir, '', rel(opt.modelsDir)),
   ...(opt.extraDir ? modelFolders(opt.extraDir, EXTRA_PREFIX, `${rel(opt.extraDir)} (tests/torch/export.py)`) : []),
+  ...(opt.quantDir ? modelFolders(opt.quantDir, '', `${rel(opt.quantDir)} (tests/quant/quantize.py)`) : []),
 ];
 if (opt.models) {
   for (const m of opt.models) {
     if (!available.some((a) => a.name === m)) {
       console.error(`bench: no model '${m}' (with model.onnx and test_data_set_0) in ${opt.modelsDir}` +
-        `${opt.extraDir ? ` or (as ${EXTRA_PREFIX}<folder>) in ${opt.extraDir}` : ''}`);
+        `${opt.extraDir ? ` or (as ${EXTRA_PREFIX}<folder>) in ${opt.extraDir}` : ''}${opt.quantDir ? ` or in ${opt.quantDir}` : ''}`);
       process.exit(2);
     }
   }
@@ -158,6 +172,12 @@ for (const { name, dir, source } of selected) {
     name, source, onnxBytes: fs.statSync(onnx).size,
     inputs: inputs.map((t) => ({ name: t.name, dtype: t.dtype, shape: t.shape })),
   };
+  // A quantized model names its float version (tests/quant/quantize.py's quant.json).
+  const qmeta = path.join(dir, 'quant.json');
+  if (fs.existsSync(qmeta)) {
+    const q = JSON.parse(fs.readFileSync(qmeta, 'utf8'));
+    if (q.float) m.quantized = { kind: q.kind, float: q.float, weights: q.weights };
+  }
   models.push(m);
   log(`== ${name}`);
   const c = convert(name, onnx, inputs, data);
@@ -245,6 +265,27 @@ const summary = {
   wasmBytes: wnnWasm.bytes, wasmGzipBytes: wnnWasm.gzipBytes,
   gemmOfPeak: gemm && !gemm.error ? gemm.headline.ofPeak : null,
 };
+// Issue 17: each quantized model against onnxruntime-web on the same
+// quantized model and against wnn on the float model of the same network
+// (when that one ran too).
+const quantized = models.filter((m) => m.quantized && m.results && !m.results.wnn.error).map((m) => {
+  const f = models.find((x) => x.name === m.quantized.float && x.results && !x.results.wnn.error);
+  const web = m.results['ort-web'];
+  const fweb = f?.results['ort-web'];
+  const r = (a, b) => (a != null && b != null && b > 0 ? +(a / b).toFixed(4) : null);
+  return {
+    name: m.name, kind: m.quantized.kind, float: m.quantized.float,
+    wnnMs: m.results.wnn.medianMs, webMs: web.error ? null : web.medianMs,
+    wnnFloatMs: f ? f.results.wnn.medianMs : null, webFloatMs: fweb && !fweb.error ? fweb.medianMs : null,
+    vsWeb: web.error ? null : r(m.results.wnn.medianMs, web.medianMs),
+    vsWnnFloat: f ? r(m.results.wnn.medianMs, f.results.wnn.medianMs) : null,
+    webVsWebFloat: fweb && !fweb.error && !web.error ? r(web.medianMs, fweb.medianMs) : null,
+  };
+});
+summary.quantizedGeomeanVsWeb = geomean(quantized.filter((q) => q.vsWeb != null).map((q) => q.vsWeb));
+summary.quantizedWorstVsWeb = quantized.some((q) => q.vsWeb != null) ? Math.max(...quantized.filter((q) => q.vsWeb != null).map((q) => q.vsWeb)) : null;
+summary.quantizedGeomeanVsWnnFloat = geomean(quantized.filter((q) => q.vsWnnFloat != null).map((q) => q.vsWnnFloat));
+summary.quantizedWorstVsWnnFloat = quantized.some((q) => q.vsWnnFloat != null) ? Math.max(...quantized.filter((q) => q.vsWnnFloat != null).map((q) => q.vsWnnFloat)) : null;
 const targets = [
   { target: 'latency: geometric mean of wnn / ORT-web', limit: '<= 0.6', value: summary.latencyGeomeanVsWeb, met: summary.latencyGeomeanVsWeb != null && summary.latencyGeomeanVsWeb <= 0.6 },
   { target: 'latency: no model slower than ORT-web (worst wnn / ORT-web)', limit: '<= 1', value: summary.latencyWorstVsWeb, met: summary.latencyWorstVsWeb != null && summary.latencyWorstVsWeb <= 1 },
@@ -252,6 +293,11 @@ const targets = [
   { target: 'memory: wnn / ORT-web wasm memory (worst model)', limit: '<= 0.5', value: summary.memoryWorstVsWeb, met: summary.memoryWorstVsWeb != null && summary.memoryWorstVsWeb <= 0.5 },
   { target: 'size: dist/wnn.wasm raw KB', limit: '<= 400', value: +(wnnWasm.bytes / 1024).toFixed(1), met: wnnWasm.bytes <= 400 * 1024 },
   { target: 'size: dist/wnn.wasm gzip KB', limit: '<= 130', value: +(wnnWasm.gzipBytes / 1024).toFixed(1), met: wnnWasm.gzipBytes <= 130 * 1024 },
+  ...(quantized.length ? [
+    { target: 'quantized latency: geometric mean of wnn / ORT-web, same quantized model (issue 17)', limit: '<= 0.6', value: summary.quantizedGeomeanVsWeb, met: summary.quantizedGeomeanVsWeb != null && summary.quantizedGeomeanVsWeb <= 0.6 },
+    { target: 'quantized latency: worst wnn / ORT-web, same quantized model (issue 17)', limit: '<= 1', value: summary.quantizedWorstVsWeb, met: summary.quantizedWorstVsWeb != null && summary.quantizedWorstVsWeb <= 1 },
+    { target: 'quantized speed-up: worst wnn quantized / wnn float, same network (issue 17)', limit: '< 1', value: summary.quantizedWorstVsWnnFloat, met: summary.quantizedWorstVsWnnFloat != null && summary.quantizedWorstVsWnnFloat < 1 },
+  ] : []),
   { target: `GEMM: fraction of the SIMD128 peak (${gemm && !gemm.error ? gemm.headline.case : 'not measured'})`, limit: '>= 0.7', value: summary.gemmOfPeak, met: summary.gemmOfPeak != null && summary.gemmOfPeak >= 0.7 },
 ];
 
@@ -269,7 +315,7 @@ const results = {
     'ort-web': { package: 'onnxruntime-web', version: ran[0]?.results['ort-web'].version ?? null, settings: 'wasm backend, env.wasm.numThreads = 1, SIMD build, graphOptimizationLevel all' },
     'ort-node': { package: 'onnxruntime-node', version: ran[0]?.results['ort-node'].version ?? null, settings: 'cpu, intraOpNumThreads = 1, interOpNumThreads = 1, sequential, graphOptimizationLevel all' },
   },
-  summary, targets, sizes, gemm, models,
+  summary, targets, quantized, sizes, gemm, models,
 };
 const json = JSON.stringify(results, (k, v) => (k === 'times' ? v.map((t) => +t.toFixed(4)) : round(v)), 1);
 fs.mkdirSync(opt.out, { recursive: true });
@@ -283,8 +329,17 @@ const DOC = path.join(ROOT, 'docs/performance.md');
 if (opt.out === path.join(ROOT, 'bench') && !opt.models && fs.existsSync(DOC)) {
   const doc = fs.readFileSync(DOC, 'utf8');
   const re = /(<!-- bench:begin -->\n)[\s\S]*?(\n<!-- bench:end -->)/;
-  if (re.test(doc)) {
-    fs.writeFileSync(DOC, doc.replace(re, (_, a, b) => a + renderDocSection(results) + b));
+  let text = doc;
+  if (re.test(text)) text = text.replace(re, (_, a, b) => a + renderDocSection(results) + b);
+  // The quantized models' table (section "Quantized models (issue 17)").
+  const qre = /(<!-- bench-quant:begin -->\n)[\s\S]*?(\n<!-- bench-quant:end -->)/;
+  if (quantized.length && qre.test(text)) {
+    text = text.replace(qre, (_, a, b) => a + `Measured ${results.date.slice(0, 16).replace('T', ' ')} UTC with \`${results.command}\`, ` +
+      `load average ${results.loadAverage.before.join(' ')} at the start and ${results.loadAverage.after.join(' ')} at the end.\n\n` +
+      renderQuantizedTable(results).join('\n') + b);
+  }
+  if (text !== doc) {
+    fs.writeFileSync(DOC, text);
     log(`updated ${rel(DOC)}`);
   }
 }
