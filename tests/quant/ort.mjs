@@ -22,15 +22,15 @@ import { parseNpy, formatNpy } from '../../js/io.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-// An InferenceSession of either runtime with the graph as written (its ort
-// module as session.ort, for the Tensor constructor).
-export async function createSession(model, runtime) {
+// An InferenceSession of either runtime, by default with the graph as
+// written (its ort module as session.ort, for the Tensor constructor).
+export async function createSession(model, runtime, graphOptimizationLevel = 'disabled') {
   let ort;
   let session;
   if (runtime === 'node') {
     ort = createRequire(path.join(ROOT, 'package.json'))('onnxruntime-node');
     session = await ort.InferenceSession.create(model, {
-      executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'disabled',
+      executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel,
     });
   } else if (runtime === 'web') {
     ort = await import('onnxruntime-web');
@@ -38,7 +38,7 @@ export async function createSession(model, runtime) {
     ort.env.wasm.proxy = false;
     ort.env.wasm.wasmPaths = path.join(ROOT, 'node_modules/onnxruntime-web/dist') + path.sep;
     session = await ort.InferenceSession.create(new Uint8Array(fs.readFileSync(model)), {
-      executionProviders: ['wasm'], graphOptimizationLevel: 'disabled',
+      executionProviders: ['wasm'], graphOptimizationLevel,
     });
   } else {
     throw new Error(`runtime '${runtime}': expected node or web`);

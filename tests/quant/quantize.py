@@ -11,10 +11,12 @@ calibration and the reference outputs (tests/quant/ort.mjs).
 
 OUTDIR/NAME/ for every model NAME (the ONNX backend-test layout):
     model.onnx                  the quantized (or, for bert_encoder, float) model
-    test_data_set_K/input_*.pb  inputs; output_0.pb is onnxruntime-node's
-                                output with graphOptimizationLevel 'disabled'
-                                (the graph as written), except for the float
-                                bert_encoder, whose output_0.pb is torch's
+    test_data_set_K/input_*.pb  inputs; output_0.pb is onnxruntime's output
+                                with graphOptimizationLevel 'disabled' (the
+                                graph as written): onnxruntime-node's for the
+                                QDQ models, onnxruntime-web's for the dynamic
+                                ones (see DYNAMIC_REFERENCE); torch's for the
+                                float bert_encoder
     quant.json                  how it was made (the stamp, see below)
 
 Static QDQ (quantize_static, QuantFormat.QDQ, its defaults except
@@ -59,7 +61,8 @@ DequantizeLinear); wnn's integer paths are about MatMul.
 
 Models: q_tv_{mobilenet_v2, resnet18, squeezenet1_1, efficientnet_b0} and
 q_tv_mobilenet_v2_relu (static QDQ of build/torchvision's exports);
-qdyn_tv_transformer_encoder and qdyn_tv_transformer_encoder_pc (dynamic);
+qdyn_tv_transformer_encoder, and its _pc (W per column) and _rr
+(reduce_range: W in [-64, 64], 7 bits) variants (dynamic);
 bert_encoder (float, built here in torch with a seed: 4 layers, d 256, 4
 heads, FFN 1024, sequence 128, BERT's vocabulary size, word + position +
 token-type embeddings, attention mask) and qdyn_bert_encoder.
