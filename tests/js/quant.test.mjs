@@ -357,7 +357,7 @@ test('the QDQ models are written as onnxruntime writes them', (t) => {
     requireWritten(m.name);
     const { ops } = describe(path.join(QDIR, m.name, 'model.onnx'));
     t.diagnostic(`${m.name}: ${JSON.stringify(ops)}`);
-    assert.ok(ops.MatMulInteger > 0 && ops.DynamicQuantizeLinear > 0 && ops.Cast === ops.MatMulInteger,
+    assert.ok(ops.MatMulInteger > 0 && ops.DynamicQuantizeLinear > 0 && ops.Cast >= ops.MatMulInteger,
       `${m.name}: DynamicQuantizeLinear -> MatMulInteger -> Cast -> Mul expected: ${JSON.stringify(ops)}`);
     assert.ok(!ops.Gemm, `${m.name}: the Gemms with constant weights are quantized too`);
   }
