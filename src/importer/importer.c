@@ -1,6 +1,6 @@
 /* The ONNX importer's driver (importer.h): read, one forward sweep (If
  * inlining, shape rewrites, BatchNormalization folding, inference, constant
- * folding), then activation fusion, dead-code elimination and emission; all
+ * folding), then the quantized rewrites, activation fusion, dead-code elimination and emission; all
  * of it again when a branch of a run-time If must be left out. */
 #include "importer/importer.h"
 
@@ -250,6 +250,15 @@ static wnn_status attempt(wnn_ir_graph *g, const void *data, size_t size,
   if (!st) {
     int n;
     wnn_pass_dce(g, &n);
+    /* Before fusion: it reads Relu and Clip between a Conv and its
+     * QuantizeLinear as they are in the file. */
+    if (!opt || !opt->no_quant_rewrites) {
+      st = wnn_pass_qdq(g, &result->num_quant_rewrites);
+      if (!st) wnn_pass_dce(g, &n);
+    }
+  }
+  if (!st) {
+    int n;
     st = wnn_pass_fuse(g, &n);
   }
   if (!st) {
