@@ -433,8 +433,8 @@ static wnn_status rewrite_matmul(qdq *s, int qi, bool *done) {
   }
   qparams ap, bp;
   const int di = live_dq(g, mm->inputs[0], &ap);
-  if (di < 0 || ap.count != 1 || !is_q8(g->values[ap.q].dtype) || g->values[ap.q].ndim < 2)
-    return WNN_OK;
+  /* (A 1-D a, which QLinearMatMul does not take, is left to its prepare.) */
+  if (di < 0 || ap.count != 1 || !is_q8(g->values[ap.q].dtype)) return WNN_OK;
   const int ids[3] = {qi, mi, di};
   if (!same_guards(g, ids, 3)) return WNN_OK;
   if (folded_dq(s, mm->inputs[1], &bp) < 0) return WNN_OK;
@@ -534,7 +534,7 @@ static wnn_status rewrite_dynamic(qdq *s, int m2, bool *done) {
   const int add = only_reader(g, mul->outputs[0]);
   if (add >= 0 && is_op(&g->nodes[add], "Add")) {
     const wnn_ir_node *an = &g->nodes[add];
-    if (an->num_inputs == 2 && an->num_outputs == 1) {
+    if (an->num_inputs == 2 && an->num_outputs == 1 && an->outputs[0] >= 0) {
       const int other = an->inputs[0] == mul->outputs[0] ? an->inputs[1] : an->inputs[0];
       const wnn_ir_value *bv = constant(g, other);
       if (bv && bv->dtype == WNN_DTYPE_F32 && bv->ndim == 1 && bv->dims[0] == n &&
