@@ -342,6 +342,15 @@ static void check_conv(const conv_case *c) {
         }
       }
       CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(q, "inputs")) == (c->bias ? 9 : 8));
+      /* What `wnn info` shows: the metadata's op counts. */
+      wnn_model *mod = NULL;
+      CHECK_OK(wnn_model_load(with.artifact, with.size, NULL, &mod));
+      cJSON *meta = mod ? cJSON_Parse(wnn_model_metadata(mod)) : NULL;
+      const cJSON *count = cJSON_GetObjectItem(cJSON_GetObjectItem(meta, "ops"), "QLinearConv");
+      CHECK(cJSON_IsNumber(count) && count->valuedouble == 1);
+      CHECK(!cJSON_GetObjectItem(cJSON_GetObjectItem(meta, "ops"), "Conv"));
+      cJSON_Delete(meta);
+      wnn_model_free(mod);
       /* The weights as they were: int8/uint8 in ONNX layout. */
       size_t nb = 0;
       const cJSON *wv = node_input(&a, q, 3);
