@@ -121,7 +121,9 @@ static wnn_status refuse_frozen_rewrite(wnn_ir_graph *g, int id) {
   bool shape, data;
   dynamic_inputs(g, n, &shape, &data);
   if (!shape && !data) return WNN_OK;
-  const bool contrib = !strcmp(n->domain, "com.microsoft");
+  /* (DynamicQuantizeMatMul is not rewritten: the runtime has it.) */
+  const bool contrib =
+      !strcmp(n->domain, "com.microsoft") && strcmp(n->op_type, "DynamicQuantizeMatMul") != 0;
   const bool old_softmax = g->opset < 13 && !n->rewritten &&
                            (!strcmp(n->op_type, "Softmax") || !strcmp(n->op_type, "LogSoftmax") ||
                             !strcmp(n->op_type, "Hardmax"));

@@ -773,6 +773,61 @@ TEST(dynamic_stays) {
   tm_free(&m);
 }
 
+/* com.microsoft's DynamicQuantizeMatMul in a file: read into the runtime's op,
+ * its B packed, and bitwise the dynamic chain with the same weights (both
+ * converted with and without the rewrites). */
+TEST(contrib_dynamic_quantize_matmul) {
+  for (int u8 = 0; u8 < 2; u8++) {
+    const dyn_case c = {.what = "chain", .bias = 1, .w_u8 = u8 != 0, .batched = true};
+    tm_model chain, contrib;
+    rng = 660 + (unsigned)u8;
+    dyn_model(&chain, &c);
+    rng = 660 + (unsigned)u8;
+    dyn_model(&contrib, &c); /* the same initializers, drawn again */
+    /* Its nodes replaced by one com.microsoft node reading them. */
+    contrib.graph.n_node = 0;
+    Onnx__OperatorSetIdProto oi = ONNX__OPERATOR_SET_ID_PROTO__INIT;
+    contrib.opset[1] = oi;
+    contrib.opset[1].domain = tm_str(&contrib, "com.microsoft");
+    contrib.opset[1].has_version = 1;
+    contrib.opset[1].version = 1;
+    contrib.opsets[1] = &contrib.opset[1];
+    contrib.model.n_opset_import = 2;
+    Onnx__NodeProto *n = tm_node(&contrib, "DynamicQuantizeMatMul", "dqmm", "x,w,ws,wzp,bias", "y");
+    n->domain = tm_str(&contrib, "com.microsoft");
+    wnn_import_result r[4];
+    memset(r, 0, sizeof r);
+    if (convert(&chain, true, &r[0]) && convert(&chain, false, &r[1]) &&
+        convert(&contrib, true, &r[2]) && convert(&contrib, false, &r[3])) {
+      CHECK(expect_ops(&r[2], "DynamicQuantizeMatMul") && expect_ops(&r[3], "DynamicQuantizeMatMul"));
+      CHECK(r[2].num_quant_rewrites == 1 && r[3].num_quant_rewrites == 0);
+      art a;
+      if (art_read(&r[2], &a)) {
+        const cJSON *q = node_of(&a, "DynamicQuantizeMatMul");
+        const cJSON *bp = q ? cJSON_GetObjectItem(cJSON_GetObjectItem(q, "attrs"), "b_packed") : NULL;
+        CHECK(cJSON_IsNumber(bp) && bp->valuedouble == 1);
+        cJSON_Delete(a.graph);
+      }
+      const size_t nx = 2 * DM * DK, ny = 2 * DM * DN;
+      float x[2 * DM * DK];
+      for (int trial = 0; trial < 3; trial++) {
+        for (size_t i = 0; i < nx; i++) x[i] = uniform(-2.0f, 1.0f + (float)trial);
+        const float *xv[1] = {x};
+        for (int k = 1; k < 4; k++) {
+          bool same;
+          int differ = 0;
+          run_both(&r[0], &r[k], 1, xv, 0, ny, &same, &differ);
+          if (!same) printf("  variant %d: %d elements differ\n", k, differ);
+          CHECK(same);
+        }
+      }
+    }
+    for (int k = 0; k < 4; k++) free(r[k].artifact);
+    tm_free(&chain);
+    tm_free(&contrib);
+  }
+}
+
 /* ------------------------------------------------------------ QOperator */
 
 /* x -> QuantizeLinear -> QLinearMatMul(constant B) -> DequantizeLinear: B
@@ -899,6 +954,7 @@ int main(void) {
   RUN(qdq_matmul_stays_float);
   RUN(dynamic_rewrites);
   RUN(dynamic_stays);
+  RUN(contrib_dynamic_quantize_matmul);
   RUN(qoperator_matmul_packed);
   RUN(shared_weight_packed_once);
   return test_summary();
