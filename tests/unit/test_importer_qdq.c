@@ -156,6 +156,33 @@ static float run_both(const wnn_import_result *a, const wnn_import_result *b, in
   return worst;
 }
 
+/* Runs an artifact with input 0 resized to shape (float32 x) and copies
+ * output 0 (n floats) into y. */
+static wnn_status run_resized(const wnn_import_result *r, const float *x, int ndim,
+                              const int64_t *shape, float *y, size_t n) {
+  wnn_model *model = NULL;
+  wnn_executor *ex = NULL;
+  wnn_status st = wnn_model_load(r->artifact, r->size, NULL, &model);
+  if (!st) st = wnn_executor_create(model, &ex);
+  if (!st) st = wnn_executor_resize_input(ex, 0, ndim, shape);
+  if (!st) {
+    DLTensor t;
+    memset(&t, 0, sizeof t);
+    t.data = (void *)x;
+    t.device.device_type = kDLCPU;
+    t.ndim = ndim;
+    t.dtype = wnn_dtype_to_dl(WNN_DTYPE_F32);
+    t.shape = (int64_t *)shape;
+    st = wnn_executor_set_input(ex, 0, &t);
+  }
+  if (!st) st = wnn_executor_run(ex);
+  if (!st) st = wnn_executor_copy_output(ex, 0, y, n * sizeof(float));
+  if (st) printf("  %s: run at another batch: %s\n", test_current_, wnn_last_error());
+  wnn_executor_destroy(ex);
+  wnn_model_free(model);
+  return st;
+}
+
 /* ------------------------------------------------------------- QDQ Conv */
 
 typedef struct conv_case {
@@ -453,6 +480,7 @@ typedef struct mm_case {
   bool mid_output;   /* the MatMul output is a graph output: stays */
   bool b_input;      /* B's DQ reads a graph input: stays */
   bool a_1d;         /* a 1-D a: QLinearMatMul's prepare refuses it, stays */
+  bool dyn_batch;    /* a [batch, M, K], batch a dynamic dim (run at 3) */
   bool stays;
 } mm_case;
 
@@ -462,8 +490,9 @@ typedef struct mm_case {
 
 static void mm_model(tm_model *m, const mm_case *c, uint8_t *logical) {
   tm_init(m, 13);
-  const int64_t ad[3] = {2, MM, MK};
-  tm_input(m, "a", FLOAT, c->batched ? 3 : c->a_1d ? 1 : 2, c->batched ? ad : ad + (c->a_1d ? 2 : 1));
+  const int64_t ad[3] = {c->dyn_batch ? -2 : 2, MM, MK};
+  const bool b3 = c->batched || c->dyn_batch;
+  tm_input(m, "a", FLOAT, b3 ? 3 : c->a_1d ? 1 : 2, b3 ? ad : ad + (c->a_1d ? 2 : 1));
   const float as = 2.0f / 255.0f, ys = 0.02f;
   const uint8_t azp = 128, yzp = 130;
   scalar_init(m, "as", FLOAT, &as);
@@ -565,6 +594,18 @@ static void check_mm(const mm_case *c) {
     }
   }
   cJSON_Delete(a.graph);
+  if (c->dyn_batch) {
+    /* At batch 3, past the default 1. */
+    const int64_t shape[3] = {3, MM, MK};
+    float x[3 * MM * MK], ya[3 * MM * MN], yb[3 * MM * MN];
+    for (int i = 0; i < 3 * MM * MK; i++) x[i] = uniform(-1.0f, 1.0f);
+    CHECK_OK(run_resized(&with, x, 3, shape, ya, 3 * MM * MN));
+    CHECK_OK(run_resized(&without, x, 3, shape, yb, 3 * MM * MN));
+    float worst = 0.0f;
+    for (int i = 0; i < 3 * MM * MN; i++) worst = fmaxf(worst, fabsf(ya[i] - yb[i]));
+    CHECK(worst <= 0.02f * 1.0001f);
+    goto done;
+  }
   const size_t rows = c->a_1d ? 1 : (size_t)(c->batched ? 2 : 1) * MM;
   const size_t na = rows * MK, ny = rows * MN;
   float x[2 * MM * MK];
@@ -594,6 +635,7 @@ TEST(qdq_matmul_rewrites) {
       {.what = "MatMul", .kind = 0},
       {.what = "MatMul per column", .kind = 0, .per_column = true},
       {.what = "MatMul batched", .kind = 0, .batched = true, .per_column = true},
+      {.what = "MatMul, dynamic batch", .kind = 0, .dyn_batch = true, .per_column = true},
       {.what = "MatMul uint8 B with zero points", .kind = 0, .w_u8 = true, .per_column = true},
       {.what = "Gemm", .kind = 1, .per_column = true},
       {.what = "Gemm transB", .kind = 2, .per_column = true},
@@ -633,6 +675,7 @@ typedef struct dyn_case {
   bool no_wzp;      /* MatMulInteger without b_zero_point */
   bool wzp_per_col; /* b_zero_point [N] */
   bool batched;     /* x [2, M, K] */
+  bool dyn_batch;   /* x [batch, M, K], batch a dynamic dim (run at 3) */
   /* Near misses. */
   bool xs_output;   /* x_s is a graph output too */
   bool s_output;    /* S is a graph output too */
@@ -647,8 +690,9 @@ typedef struct dyn_case {
 
 static void dyn_model(tm_model *m, const dyn_case *c) {
   tm_init(m, 13);
-  const int64_t xd[3] = {2, DM, DK};
-  tm_input(m, "x", FLOAT, c->batched ? 3 : 2, c->batched ? xd : xd + 1);
+  const int64_t xd[3] = {c->dyn_batch ? -2 : 2, DM, DK};
+  const bool b3 = c->batched || c->dyn_batch;
+  tm_input(m, "x", FLOAT, b3 ? 3 : 2, b3 ? xd : xd + 1);
   tm_node(m, "DynamicQuantizeLinear", "dql", "x", "xq,xs,xzp");
   const int64_t wd[2] = {DK, DN}, n = DN, one_n[2] = {1, DN};
   uint8_t w[DK * DN];
@@ -711,6 +755,15 @@ static void check_dyn(const dyn_case *c) {
     }
   }
   cJSON_Delete(a.graph);
+  if (c->dyn_batch) {
+    const int64_t shape[3] = {3, DM, DK};
+    float x[3 * DM * DK], ya[3 * DM * DN], yb[3 * DM * DN];
+    for (int i = 0; i < 3 * DM * DK; i++) x[i] = uniform(-1.0f, 2.0f);
+    CHECK_OK(run_resized(&with, x, 3, shape, ya, 3 * DM * DN));
+    CHECK_OK(run_resized(&without, x, 3, shape, yb, 3 * DM * DN));
+    CHECK(!memcmp(ya, yb, sizeof ya));
+    goto done;
+  }
   const size_t nx = (size_t)(c->batched ? 2 : 1) * DM * DK, ny = (size_t)(c->batched ? 2 : 1) * DM * DN;
   float x[2 * DM * DK];
   for (int trial = 0; trial < 5; trial++) {
@@ -742,6 +795,7 @@ TEST(dynamic_rewrites) {
       {.what = "no b_zero_point", .no_wzp = true, .bias = 2},
       {.what = "no b_zero_point, no bias", .no_wzp = true},
       {.what = "batched", .batched = true, .bias = 1},
+      {.what = "dynamic batch", .dyn_batch = true, .bias = 2},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     rng = 500 + (unsigned)i;
