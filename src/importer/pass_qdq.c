@@ -8,6 +8,7 @@
  *   DynamicQuantizeLinear(x) -> MatMulInteger(x_q, W, x_zp, w_zp?) -> Cast(float)
  *       -> Mul(., Mul(x_s, w_s)) [-> Add(., bias)]
  *       => DynamicQuantizeMatMul(x, W packed, w_s, w_zp?, bias?), b_packed = 1
+ *       (each MatMulInteger of a shared DynamicQuantizeLinear on its own)
  *   QLinearMatMul / DynamicQuantizeMatMul with a constant 2-D B => B packed
  *
  * It runs after the sweep: constant folding has turned every DequantizeLinear
@@ -510,8 +511,11 @@ static wnn_status rewrite_dynamic(qdq *s, int m2, bool *done) {
   if (d->num_inputs != 1 || d->inputs[0] < 0 || d->num_outputs != 3 || d->outputs[0] != mmi->inputs[0] ||
       d->outputs[2] != mmi->inputs[2] || d->outputs[1] < 0)
     return WNN_OK;
-  for (int k = 0; k < 3; k++)
-    if (!single_reader(g, d->outputs[k])) return WNN_OK;
+  /* x_q, x_s and x_zp may have other readers (a DynamicQuantizeLinear
+   * shared by the Q, K and V projections of a transformer, as
+   * quantize_dynamic writes it): the new node quantizes x itself, to the same
+   * bits, and the DynamicQuantizeLinear stays for the others (dead-code
+   * elimination removes it when every reader was rewritten). */
   /* S = Mul(x_s, w_s), either order. */
   int ws = -1;
   if (sn->inputs[0] == d->outputs[1]) ws = sn->inputs[1];
@@ -557,7 +561,6 @@ static wnn_status rewrite_dynamic(qdq *s, int m2, bool *done) {
                     cJSON_Parse("{\"b_packed\":1}"), &ok)))
     return st;
   if (!ok) return note_freeable(s, packed);
-  kill(g, dq);
   kill(g, mi);
   kill(g, cast);
   kill(g, m1);

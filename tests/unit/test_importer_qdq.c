@@ -682,6 +682,7 @@ typedef struct dyn_case {
   bool acc_output;  /* the int32 product is a graph output too */
   bool bias_2d;     /* bias [1, N] */
   bool stays;
+  const char *ops;  /* the nodes expected (NULL: DynamicQuantizeMatMul) */
 } dyn_case;
 
 #define DM 3
@@ -740,8 +741,9 @@ static void check_dyn(const dyn_case *c) {
     CHECK(!q && with.num_quant_rewrites == 0);
     CHECK(with.size == without.size && !memcmp(with.artifact, without.artifact, with.size));
   } else {
-    if (strcmp(ops, "DynamicQuantizeMatMul")) printf("  %s: nodes %s\n", c->what, ops);
-    CHECK(!strcmp(ops, "DynamicQuantizeMatMul") && with.num_quant_rewrites == 1);
+    const char *want = c->ops ? c->ops : "DynamicQuantizeMatMul";
+    if (strcmp(ops, want)) printf("  %s: nodes %s\n", c->what, ops);
+    CHECK(!strcmp(ops, want) && with.num_quant_rewrites == 1);
     if (q) {
       const cJSON *bp = cJSON_GetObjectItem(cJSON_GetObjectItem(q, "attrs"), "b_packed");
       CHECK(cJSON_IsNumber(bp) && bp->valuedouble == 1);
@@ -796,6 +798,9 @@ TEST(dynamic_rewrites) {
       {.what = "no b_zero_point, no bias", .no_wzp = true},
       {.what = "batched", .batched = true, .bias = 1},
       {.what = "dynamic batch", .dyn_batch = true, .bias = 2},
+      /* The DynamicQuantizeLinear stays for its other reader. */
+      {.what = "x_s is a graph output", .xs_output = true, .bias = 1,
+       .ops = "DynamicQuantizeLinear,DynamicQuantizeMatMul"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     rng = 500 + (unsigned)i;
@@ -805,7 +810,6 @@ TEST(dynamic_rewrites) {
 
 TEST(dynamic_stays) {
   static const dyn_case cases[] = {
-      {.what = "x_s is a graph output", .xs_output = true, .bias = 1},
       {.what = "S is a graph output", .s_output = true},
       {.what = "the int32 product is a graph output", .acc_output = true},
   };
@@ -824,6 +828,66 @@ TEST(dynamic_stays) {
   memset(&res, 0, sizeof res);
   if (convert(&m, true, &res)) CHECK(expect_ops(&res, "DynamicQuantizeMatMul,Add"));
   free(res.artifact);
+  tm_free(&m);
+}
+
+/* One DynamicQuantizeLinear read by two MatMulInteger chains (as
+ * quantize_dynamic writes a transformer's Q, K and V projections): each chain
+ * becomes a DynamicQuantizeMatMul, bitwise, and the DynamicQuantizeLinear
+ * dies. */
+TEST(shared_dynamic_quantization) {
+  tm_model m;
+  tm_init(&m, 13);
+  rng = 680;
+  const int64_t xd[2] = {DM, DK}, wd[2] = {DK, DN}, n = DN;
+  tm_input(&m, "x", FLOAT, 2, xd);
+  tm_node(&m, "DynamicQuantizeLinear", "dql", "x", "xq,xs,xzp");
+  int8_t w1[DK * DN];
+  uint8_t w2[DK * DN];
+  float ws1[DN], bias[DN];
+  for (int i = 0; i < DK * DN; i++) w1[i] = (int8_t)irand(-127, 127), w2[i] = (uint8_t)irand(0, 255);
+  for (int i = 0; i < DN; i++) ws1[i] = 0.002f * (float)(i + 1), bias[i] = uniform(-1, 1);
+  const float ws2 = 0.004f;
+  const uint8_t wzp2 = 129;
+  tm_initializer(&m, "w1", INT8, 2, wd, w1);
+  tm_initializer(&m, "w2", UINT8, 2, wd, w2);
+  tm_initializer(&m, "ws1", FLOAT, 1, &n, ws1);
+  tm_initializer(&m, "bias", FLOAT, 1, &n, bias);
+  scalar_init(&m, "ws2", FLOAT, &ws2);
+  scalar_init(&m, "wzp2", UINT8, &wzp2);
+  tm_node(&m, "MatMulInteger", "mmi1", "xq,w1,xzp", "acc1");
+  tm_node(&m, "MatMulInteger", "mmi2", "xq,w2,xzp,wzp2", "acc2");
+  tm_node(&m, "Mul", "s1", "xs,ws1", "s1");
+  tm_node(&m, "Mul", "s2", "ws2,xs", "s2");
+  Onnx__NodeProto *c1 = tm_node(&m, "Cast", "c1", "acc1", "f1");
+  Onnx__NodeProto *c2 = tm_node(&m, "Cast", "c2", "acc2", "f2");
+  tm_attr_int(&m, c1, "to", 1);
+  tm_attr_int(&m, c2, "to", 1);
+  tm_node(&m, "Mul", "m1", "f1,s1", "m1");
+  tm_node(&m, "Mul", "m2", "s2,f2", "y2");
+  tm_node(&m, "Add", "a1", "bias,m1", "y1");
+  tm_output(&m, "y1");
+  tm_output(&m, "y2");
+  wnn_import_result with, without;
+  memset(&with, 0, sizeof with);
+  memset(&without, 0, sizeof without);
+  if (convert(&m, true, &with) && convert(&m, false, &without)) {
+    CHECK(expect_ops(&with, "DynamicQuantizeMatMul,DynamicQuantizeMatMul"));
+    CHECK(with.num_quant_rewrites == 2);
+    float x[DM * DK];
+    for (int trial = 0; trial < 3; trial++) {
+      for (int i = 0; i < DM * DK; i++) x[i] = uniform(-1.0f - (float)trial, 1.5f);
+      const float *xv[1] = {x};
+      for (int out = 0; out < 2; out++) {
+        bool same;
+        int differ = 0;
+        run_both(&with, &without, 1, xv, out, DM * DN, &same, &differ);
+        CHECK(same);
+      }
+    }
+  }
+  free(with.artifact);
+  free(without.artifact);
   tm_free(&m);
 }
 
@@ -1008,6 +1072,7 @@ int main(void) {
   RUN(qdq_matmul_stays_float);
   RUN(dynamic_rewrites);
   RUN(dynamic_stays);
+  RUN(shared_dynamic_quantization);
   RUN(contrib_dynamic_quantize_matmul);
   RUN(qoperator_matmul_packed);
   RUN(shared_weight_packed_once);
