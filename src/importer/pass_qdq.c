@@ -35,8 +35,14 @@
 typedef struct qdq {
   wnn_ir_graph *g;
   int *folded_dq;   /* per value: the dead DequantizeLinear that folded into it, or -1 */
-  int *packed[2];   /* per value: its packed copy ([0] as [K, N], [1] from [N, K]), or -1 */
-  int num_orig;     /* values when the pass began (the arrays' size) */
+  int num_orig;     /* values when the pass began (folded_dq's size) */
+  /* Constants made from others, reused for the next reader of the same
+   * source: kind 0 int8 weights without zero point (src, zp), 1 packed B,
+   * 2 packed from a transposed B. */
+  struct made {
+    int kind, src, zp, out;
+  } *made;
+  int num_made, cap_made;
   int *freeable;    /* values a rewrite stopped reading */
   int num_freeable, cap_freeable;
   int count;
@@ -187,15 +193,85 @@ static wnn_status note_freeable(qdq *s, int v) {
   return WNN_OK;
 }
 
+static int made_find(const qdq *s, int kind, int src, int zp) {
+  for (int i = 0; i < s->num_made; i++)
+    if (s->made[i].kind == kind && s->made[i].src == src && s->made[i].zp == zp) return s->made[i].out;
+  return -1;
+}
+
+static wnn_status made_add(qdq *s, int kind, int src, int zp, int out) {
+  if (s->num_made == s->cap_made) {
+    int cap = s->cap_made ? 2 * s->cap_made : 32;
+    struct made *p = realloc(s->made, (size_t)cap * sizeof *p);
+    if (!p) return oom(s->g);
+    s->made = p;
+    s->cap_made = cap;
+  }
+  s->made[s->num_made++] = (struct made){kind, src, zp, out};
+  return WNN_OK;
+}
+
+/* Weights w (a q8 constant) with zero points zp (-1: none; one, or one per
+ * index of dim `axis`) as int8 weights without zero point: w - zp, when every
+ * difference fits int8, which is what the integer ops' fast paths take
+ * (docs/quantization.md: int8 weights, zero point 0). The products the ops
+ * compute, (x - x_zp) * (w - w_zp), are the same integers. *out is w itself
+ * when it is int8 with no or zero zero points, a new int8 constant otherwise,
+ * or -1 when some difference does not fit. */
+static wnn_status int8_weights(qdq *s, int w, int zp, int axis, int *out) {
+  wnn_ir_graph *g = s->g;
+  const wnn_ir_value *wv = &g->values[w];
+  const wnn_ir_value *zv = zp >= 0 ? &g->values[zp] : NULL;
+  const int64_t n = wnn_ir_numel(wv), nz = zv ? wnn_ir_numel(zv) : 0;
+  bool zero = true;
+  for (int64_t i = 0; i < nz; i++) zero &= (wv->dtype == WNN_DTYPE_I8 ? ((const int8_t *)zv->data)[i]
+                                                                  : ((const uint8_t *)zv->data)[i]) == 0;
+  *out = -1;
+  if (wv->dtype == WNN_DTYPE_I8 && zero) {
+    *out = w;
+    return WNN_OK;
+  }
+  if ((*out = made_find(s, 0, w, zp)) >= 0) return WNN_OK;
+  int64_t inner = 1;
+  if (nz > 1)
+    for (int d = axis + 1; d < wv->ndim; d++) inner *= wv->dims[d];
+  for (int64_t i = 0; i < n; i++) {
+    const int64_t c = nz > 1 ? (i / inner) % wv->dims[axis] : 0;
+    const int32_t q = wv->dtype == WNN_DTYPE_I8 ? ((const int8_t *)wv->data)[i] : ((const uint8_t *)wv->data)[i];
+    const int32_t z = !nz ? 0 : wv->dtype == WNN_DTYPE_I8 ? ((const int8_t *)zv->data)[c]
+                                                          : ((const uint8_t *)zv->data)[c];
+    if (q - z < -128 || q - z > 127) return WNN_OK;
+  }
+  char name[300];
+  snprintf(name, sizeof name, "%.250s.s8", wv->name);
+  int id;
+  const int ndim = wv->ndim;
+  int64_t dims[WNN_MAX_DIMS];
+  memcpy(dims, wv->dims, sizeof dims);
+  wnn_status st = wnn_ir_add_const(g, wnn_ir_find(g, name) < 0 ? name : NULL, WNN_DTYPE_I8, ndim,
+                                   dims, NULL, &id);
+  if (st) return st;
+  wv = &g->values[w];
+  zv = zp >= 0 ? &g->values[zp] : NULL;
+  int8_t *dst = g->values[id].data;
+  for (int64_t i = 0; i < n; i++) {
+    const int64_t c = nz > 1 ? (i / inner) % wv->dims[axis] : 0;
+    const int32_t q = wv->dtype == WNN_DTYPE_I8 ? ((const int8_t *)wv->data)[i] : ((const uint8_t *)wv->data)[i];
+    const int32_t z = !nz ? 0 : wv->dtype == WNN_DTYPE_I8 ? ((const int8_t *)zv->data)[c]
+                                                          : ((const uint8_t *)zv->data)[c];
+    dst[i] = (int8_t)(q - z);
+  }
+  if ((st = made_add(s, 0, w, zp, id))) return st;
+  *out = id;
+  return WNN_OK;
+}
+
 /* The logical [K, N] matrix of constant q8 value b (2-D; [N, K] when trans)
  * packed in K-pairs: packed[j][n][t] = B[2j + t][n], 0 past K. A new constant
  * (one per source and orientation), of b's dtype, shape [ceil(K/2), N, 2]. */
 static wnn_status pack_b(qdq *s, int b, bool trans, int *out) {
   wnn_ir_graph *g = s->g;
-  if (b < s->num_orig && s->packed[trans][b] >= 0) {
-    *out = s->packed[trans][b];
-    return WNN_OK;
-  }
+  if ((*out = made_find(s, trans ? 2 : 1, b, -1)) >= 0) return WNN_OK;
   const int64_t k = g->values[b].dims[trans ? 1 : 0], n = g->values[b].dims[trans ? 0 : 1];
   const int64_t dims[3] = {(k + 1) / 2, n, 2};
   char name[300];
@@ -211,9 +287,8 @@ static wnn_status pack_b(qdq *s, int b, bool trans, int *out) {
   for (int64_t r = 0; r < k; r++)
     for (int64_t c = 0; c < n; c++)
       dst[((r / 2) * n + c) * 2 + (r & 1)] = src[trans ? c * k + r : r * n + c];
-  if (b < s->num_orig) s->packed[trans][b] = id;
   *out = id;
-  return WNN_OK;
+  return made_add(s, trans ? 2 : 1, b, -1, id);
 }
 
 /* What a rewrite changes in node `at` (the pattern's last node), kept to
@@ -376,9 +451,13 @@ static wnn_status rewrite_conv(qdq *s, int qi, bool *done) {
       if (scale_at(g, &bp, k) != (float)(xs * scale_at(g, &wp, k))) return WNN_OK;
     bq = bp.q;
   }
-  int yz;
-  wnn_status st = zero_point(g, yzp, ydt, &yz);
-  if (st) return st;
+  /* int8 weights without zero point, or the Conv stays float: a QLinearConv
+   * with other weights would run its plain loops, slower than the float
+   * Conv. */
+  int wq8, yz;
+  wnn_status st = int8_weights(s, wp.q, wp.zp, 0, &wq8);
+  if (st || wq8 < 0) return st;
+  if ((st = zero_point(g, yzp, ydt, &yz))) return st;
   c = &g->nodes[ci];
   cJSON *attrs = cJSON_Duplicate(c->attrs, 1);
   if (attrs && act) {
@@ -393,16 +472,21 @@ static wnn_status rewrite_conv(qdq *s, int qi, bool *done) {
       attrs = NULL;
     }
   }
-  const int ins[9] = {xp.q, xp.scale, xp.zp, wp.q, wp.scale, wp.zp, ys, yz, bq};
+  const int ins[9] = {xp.q, xp.scale, xp.zp, wq8, wp.scale, -1, ys, yz, bq};
   const int w_float = c->inputs[1], b_float = c->num_inputs > 2 ? c->inputs[2] : -1;
   char name[300];
   snprintf(name, sizeof name, "%.290s", c->name);
   bool ok;
   if ((st = replace(g, qi, "QLinearConv", name, ins, bq >= 0 ? 9 : 8, attrs, &ok))) return st;
-  if (!ok) return yzp < 0 ? note_freeable(s, yz) : WNN_OK;
+  if (!ok) {
+    if (yzp < 0 && (st = note_freeable(s, yz))) return st;
+    return note_freeable(s, wq8);
+  }
   kill(g, ci);
   if (ai >= 0) kill(g, ai);
-  if ((st = note_freeable(s, w_float)) || (st = note_freeable(s, b_float))) return st;
+  if ((st = note_freeable(s, w_float)) || (st = note_freeable(s, b_float)) ||
+      (st = note_freeable(s, wp.q)))
+    return st;
   *done = true;
   return WNN_OK;
 }
@@ -443,12 +527,13 @@ static wnn_status rewrite_matmul(qdq *s, int qi, bool *done) {
   /* Per column of the logical [K, N]: dim 1, or dim 0 of a transposed B. */
   if (!is_q8(b->dtype) || b->ndim != 2 || (bp.count > 1 && bp.axis != (trans ? 0 : 1)))
     return WNN_OK;
-  int packed, yz;
-  wnn_status st = pack_b(s, bp.q, trans, &packed);
-  if (!st) st = zero_point(g, yzp, ydt, &yz);
-  if (st) return st;
+  /* int8 B without zero point (as for Conv, or it stays float). */
+  int b8, packed, yz;
+  wnn_status st = int8_weights(s, bp.q, bp.zp, bp.axis, &b8);
+  if (st || b8 < 0) return st;
+  if ((st = pack_b(s, b8, trans, &packed)) || (st = zero_point(g, yzp, ydt, &yz))) return st;
   mm = &g->nodes[mi];
-  const int ins[8] = {ap.q, ap.scale, ap.zp, packed, bp.scale, bp.zp, ys, yz};
+  const int ins[8] = {ap.q, ap.scale, ap.zp, packed, bp.scale, -1, ys, yz};
   const int b_float = mm->inputs[1];
   char name[300];
   snprintf(name, sizeof name, "%.290s", mm->name);
@@ -456,11 +541,13 @@ static wnn_status rewrite_matmul(qdq *s, int qi, bool *done) {
   if ((st = replace(g, qi, "QLinearMatMul", name, ins, 8, cJSON_Parse("{\"b_packed\":1}"), &ok)))
     return st;
   if (!ok) {
-    if (yzp < 0 && (st = note_freeable(s, yz))) return st;
+    if ((yzp < 0 && (st = note_freeable(s, yz))) || (st = note_freeable(s, b8))) return st;
     return note_freeable(s, packed);
   }
   kill(g, mi);
-  if ((st = note_freeable(s, b_float)) || (st = note_freeable(s, bp.q))) return st;
+  if ((st = note_freeable(s, b_float)) || (st = note_freeable(s, bp.q)) ||
+      (st = note_freeable(s, b8)))
+    return st;
   *done = true;
   return WNN_OK;
 }
@@ -548,9 +635,13 @@ static wnn_status rewrite_dynamic(qdq *s, int m2, bool *done) {
   }
   const int ids[6] = {last, m2, cast, m1, mi, dq};
   if (!same_guards(g, ids, 6)) return WNN_OK;
-  int packed;
-  wnn_status st = pack_b(s, mmi->inputs[1], false, &packed);
+  /* int8 W without zero point when it fits (the fast path), else W as it
+   * is: the MatMulInteger it replaces runs the same plain loops. */
+  int w8, packed;
+  wnn_status st = int8_weights(s, mmi->inputs[1], wzp, 1, &w8);
+  if (!st) st = pack_b(s, w8 >= 0 ? w8 : g->nodes[mi].inputs[1], false, &packed);
   if (st) return st;
+  if (w8 >= 0) wzp = -1;
   d = &g->nodes[dq];
   const int ins[5] = {d->inputs[0], packed, ws, wzp, bias};
   const int w_int = g->nodes[mi].inputs[1];
@@ -560,12 +651,15 @@ static wnn_status rewrite_dynamic(qdq *s, int m2, bool *done) {
   if ((st = replace(g, last, "DynamicQuantizeMatMul", name, ins, bias >= 0 ? 5 : wzp >= 0 ? 4 : 3,
                     cJSON_Parse("{\"b_packed\":1}"), &ok)))
     return st;
-  if (!ok) return note_freeable(s, packed);
+  if (!ok) {
+    if ((st = note_freeable(s, w8))) return st;
+    return note_freeable(s, packed);
+  }
   kill(g, mi);
   kill(g, cast);
   kill(g, m1);
   if (last != m2) kill(g, m2);
-  if ((st = note_freeable(s, w_int))) return st;
+  if ((st = note_freeable(s, w_int)) || (st = note_freeable(s, w8))) return st;
   *done = true;
   return WNN_OK;
 }
@@ -590,13 +684,22 @@ static wnn_status pack_existing(qdq *s, int id, bool *done) {
   const int b = n->inputs[slot];
   const wnn_ir_value *bv = constant(g, b);
   if (!bv || !is_q8(bv->dtype) || bv->ndim != 2) return WNN_OK;
-  int packed;
-  wnn_status st = pack_b(s, b, false, &packed);
+  /* B's zero point (QLinearMatMul's input 5, DynamicQuantizeMatMul's 3): a
+   * constant one is folded into int8 B when that fits (the fast path). */
+  const int zslot = slot + 2, zp = zslot < n->num_inputs ? n->inputs[zslot] : -1;
+  const wnn_ir_value *zv = constant(g, zp);
+  int b8 = -1, packed;
+  wnn_status st = WNN_OK;
+  if (zp < 0 || (zv && zv->dtype == bv->dtype &&
+                 ((zv->ndim <= 1 && wnn_ir_numel(zv) == 1) || (zv->ndim == 1 && zv->dims[0] == bv->dims[1]))))
+    st = int8_weights(s, b, zp, 1, &b8);
+  if (!st) st = pack_b(s, b8 >= 0 ? b8 : b, false, &packed);
   if (st) return st;
   n = &g->nodes[id];
   int ins[WNN_MAX_IO];
   memcpy(ins, n->inputs, sizeof ins);
   ins[slot] = packed;
+  if (b8 >= 0 && zslot < n->num_inputs) ins[zslot] = -1;
   cJSON *attrs = cJSON_Duplicate(n->attrs, 1);
   if (attrs && !cJSON_AddNumberToObject(attrs, "b_packed", 1)) {
     cJSON_Delete(attrs);
@@ -607,8 +710,11 @@ static wnn_status pack_existing(qdq *s, int id, bool *done) {
   snprintf(name, sizeof name, "%.290s", n->name);
   bool ok;
   if ((st = replace(g, id, op, name, ins, n->num_inputs, attrs, &ok))) return st;
-  if (!ok) return note_freeable(s, packed);
-  if ((st = note_freeable(s, b))) return st;
+  if (!ok) {
+    if ((st = note_freeable(s, b8))) return st;
+    return note_freeable(s, packed);
+  }
+  if ((st = note_freeable(s, b)) || (st = note_freeable(s, b8))) return st;
   *done = true;
   return WNN_OK;
 }
@@ -622,11 +728,9 @@ wnn_status wnn_pass_qdq(wnn_ir_graph *g, int *rewritten) {
   s.num_orig = g->num_values;
   const size_t nv = (size_t)g->num_values + 1;
   s.folded_dq = malloc(nv * sizeof(int));
-  s.packed[0] = malloc(nv * sizeof(int));
-  s.packed[1] = malloc(nv * sizeof(int));
   wnn_status st = WNN_OK;
-  if (!s.folded_dq || !s.packed[0] || !s.packed[1]) st = oom(g);
-  for (size_t i = 0; !st && i < nv; i++) s.folded_dq[i] = s.packed[0][i] = s.packed[1][i] = -1;
+  if (!s.folded_dq) st = oom(g);
+  for (size_t i = 0; !st && i < nv; i++) s.folded_dq[i] = -1;
   /* Constants that a DequantizeLinear folded into. */
   for (int i = 0; !st && i < g->num_nodes; i++) {
     const wnn_ir_node *n = &g->nodes[i];
@@ -665,8 +769,7 @@ wnn_status wnn_pass_qdq(wnn_ir_graph *g, int *rewritten) {
     }
   }
   free(s.folded_dq);
-  free(s.packed[0]);
-  free(s.packed[1]);
+  free(s.made);
   free(s.freeable);
   if (!st && rewritten) *rewritten = s.count;
   return st;

@@ -190,7 +190,9 @@ typedef struct conv_case {
   int spatial;         /* 2 or 1 */
   int act;             /* 0 none, 1 Relu, 2 Clip [-1, 1.5], 3 Clip with only a min */
   bool per_channel;    /* w scale [M] on axis 0, else one */
-  bool w_u8;           /* uint8 weights with zero points */
+  bool w_u8;           /* uint8 weights with zero points, w - zp within int8 */
+  bool w_u8_wide;      /* ... over all of uint8: some w - zp outside int8, stays */
+  bool w_zp_i8;        /* int8 weights with zero points 3 */
   int bias;            /* 0 none, 1 right, 2 scale off by one ulp, 3 zero point 3, 4 float */
   bool y_i8;           /* int8 output, zero point -3 */
   bool y_no_zp;        /* Q without a zero point (uint8 0) */
@@ -210,6 +212,9 @@ typedef struct conv_case {
 #define CM 4
 #define CH 5
 #define CW 6
+
+/* The weights the rewritten QLinearConv should hold: w - zp as int8. */
+static int8_t conv_w_expected[CM * CC * 3 * 3];
 
 static void conv_model(tm_model *m, const conv_case *c, float *xs_value) {
   tm_init(m, 13);
@@ -235,22 +240,29 @@ static void conv_model(tm_model *m, const conv_case *c, float *xs_value) {
   for (int d = 0; d < sp; d++) wn *= (int)wd[2 + d];
   int8_t wq8[CM * CC * 3 * 3];
   uint8_t wqu[CM * CC * 3 * 3];
-  for (int i = 0; i < wn; i++) {
-    wq8[i] = (int8_t)irand(-127, 127);
-    wqu[i] = (uint8_t)irand(0, 255);
-  }
   float ws[CM];
   int8_t wzp8[CM] = {0};
   uint8_t wzpu[CM];
   for (int i = 0; i < M; i++) {
     ws[i] = c->per_channel ? 0.004f * (float)(i + 1) + 0.001f : 0.006f;
     wzpu[i] = (uint8_t)(c->per_channel ? 120 + 3 * i : 126);
+    wzp8[i] = (int8_t)(c->w_zp_i8 ? 3 : 0);
   }
+  const int per_m = wn / M;
+  for (int i = 0; i < wn; i++) {
+    const int ch = c->per_channel && !c->w_axis1 ? i / per_m : 0;
+    wq8[i] = (int8_t)irand(c->w_zp_i8 ? -100 : -127, c->w_zp_i8 ? 100 : 127);
+    wqu[i] = (uint8_t)(c->w_u8_wide ? irand(0, 255) : wzpu[ch] + irand(-120, 120));
+    conv_w_expected[i] = (int8_t)(c->w_u8 ? wqu[i] - wzpu[ch] : wq8[i] - wzp8[ch]);
+  }
+  if (c->w_u8_wide) wqu[0] = 0, wqu[1] = 255; /* 0 - 120 fits int8, 255 - 120 does not */
   const int64_t mdim = M, wsdim = c->w_axis1 ? cin : M;
   const int sn = c->per_channel ? 1 : 0;
-  tm_initializer(m, "wq", c->w_u8 ? UINT8 : INT8, 2 + sp, wd, c->w_u8 ? (void *)wqu : (void *)wq8);
+  tm_initializer(m, "wq", c->w_u8 || c->w_u8_wide ? UINT8 : INT8, 2 + sp, wd,
+                 c->w_u8 || c->w_u8_wide ? (void *)wqu : (void *)wq8);
   tm_initializer(m, "ws", FLOAT, sn, &wsdim, ws);
-  tm_initializer(m, "wzp", c->w_u8 ? UINT8 : INT8, sn, &wsdim, c->w_u8 ? (void *)wzpu : (void *)wzp8);
+  tm_initializer(m, "wzp", c->w_u8 || c->w_u8_wide ? UINT8 : INT8, sn, &wsdim,
+                 c->w_u8 || c->w_u8_wide ? (void *)wzpu : (void *)wzp8);
   Onnx__NodeProto *dqw = tm_node(m, "DequantizeLinear", "dqw", "wq,ws,wzp", "wf");
   tm_attr_int(m, dqw, "axis", c->w_axis1 ? 1 : 0);
   if (c->bias == 4) {
@@ -378,11 +390,15 @@ static void check_conv(const conv_case *c) {
       CHECK(!cJSON_GetObjectItem(cJSON_GetObjectItem(meta, "ops"), "Conv"));
       cJSON_Delete(meta);
       wnn_model_free(mod);
-      /* The weights as they were: int8/uint8 in ONNX layout. */
+      /* The weights in ONNX layout as int8 w - w_zp, without zero point. */
       size_t nb = 0;
       const cJSON *wv = node_input(&a, q, 3);
-      CHECK(wv && param_bytes(&a, wv, &nb) && !strcmp(cJSON_GetObjectItem(wv, "dtype")->valuestring,
-                                                     c->w_u8 ? "uint8" : "int8"));
+      const uint8_t *wb = wv ? param_bytes(&a, wv, &nb) : NULL;
+      CHECK(wb && !strcmp(cJSON_GetObjectItem(wv, "dtype")->valuestring, "int8"));
+      CHECK(node_input(&a, q, 5) == NULL);
+      const int cin = CC / c->group, m_out = c->group == 3 ? 3 : CM;
+      const size_t wn = (size_t)m_out * cin * 3 * (c->spatial == 2 ? 3 : 1);
+      CHECK(wb && nb == wn && !memcmp(wb, conv_w_expected, wn));
     }
   }
   cJSON_Delete(a.graph);
@@ -433,6 +449,8 @@ TEST(qdq_conv_rewrites) {
       {.what = "Clip, min only", .spatial = 2, .act = 3, .per_channel = true},
       {.what = "1-D", .spatial = 1, .bias = 1, .per_channel = true, .act = 1},
       {.what = "uint8 weights with zero points", .spatial = 2, .w_u8 = true, .per_channel = true, .bias = 1},
+      {.what = "uint8 weights, per tensor", .spatial = 2, .w_u8 = true, .act = 1},
+      {.what = "int8 weights with zero points", .spatial = 2, .w_zp_i8 = true, .per_channel = true, .bias = 1},
       {.what = "int8 output", .spatial = 2, .y_i8 = true, .bias = 1, .per_channel = true},
       {.what = "Q without zero point", .spatial = 2, .y_no_zp = true, .act = 1},
       {.what = "depthwise", .spatial = 2, .group = 3, .bias = 1, .per_channel = true},
@@ -456,6 +474,8 @@ TEST(qdq_conv_stays_float) {
       {.what = "Relu output is a graph output", .spatial = 2, .act = 1, .act_out_output = true},
       {.what = "x scale not constant", .spatial = 2, .bias = 1, .x_scale_input = true},
       {.what = "w scale per input channel", .spatial = 2, .per_channel = true, .w_axis1 = true},
+      {.what = "uint8 weights not within int8 of their zero points", .spatial = 2, .w_u8_wide = true,
+       .per_channel = true, .bias = 1},
       {.what = "BatchNormalization after the Conv", .spatial = 2, .bn_after = true},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -473,7 +493,8 @@ typedef struct mm_case {
   const char *what;
   int kind;          /* 0 MatMul, 1 Gemm, 2 Gemm transB */
   bool per_column;
-  bool w_u8;         /* uint8 B with zero points */
+  bool w_u8;         /* uint8 B with zero points, b - zp within int8 */
+  bool w_u8_wide;    /* ... over all of uint8: stays */
   bool batched;      /* a [2, M, K] (MatMul) */
   bool gemm_c;       /* Gemm with a bias: stays float */
   bool gemm_alpha;   /* alpha 0.5: stays float */
@@ -488,6 +509,7 @@ typedef struct mm_case {
 #define MK 5 /* odd: the last pair is half padding */
 #define MN 3
 
+/* logical: B as [K, N], w - zp (int8 bytes when it fits). */
 static void mm_model(tm_model *m, const mm_case *c, uint8_t *logical) {
   tm_init(m, 13);
   const int64_t ad[3] = {c->dyn_batch ? -2 : 2, MM, MK};
@@ -503,24 +525,28 @@ static void mm_model(tm_model *m, const mm_case *c, uint8_t *logical) {
   tm_node(m, "DequantizeLinear", "dqa", "aq,as,azp", "af");
   const bool trans = c->kind == 2;
   const int64_t bd[2] = {trans ? MN : MK, trans ? MK : MN}, n = MN;
+  const bool u8 = c->w_u8 || c->w_u8_wide;
   uint8_t b[MK * MN];
-  for (int k = 0; k < MK; k++)
-    for (int j = 0; j < MN; j++) {
-      uint8_t v = c->w_u8 ? (uint8_t)irand(0, 255) : (uint8_t)(int8_t)irand(-127, 127);
-      logical[k * MN + j] = v;
-      b[trans ? j * MK + k : k * MN + j] = v;
-    }
   float bs[MN];
   uint8_t bzp[MN];
   for (int j = 0; j < MN; j++) {
     bs[j] = c->per_column ? 0.01f + 0.005f * (float)j : 0.012f;
-    bzp[j] = c->w_u8 ? (uint8_t)(125 + j * (c->per_column ? 2 : 0)) : 0;
+    bzp[j] = u8 ? (uint8_t)(125 + j * (c->per_column ? 2 : 0)) : 0;
   }
+  for (int k = 0; k < MK; k++)
+    for (int j = 0; j < MN; j++) {
+      uint8_t v = c->w_u8_wide ? (uint8_t)irand(0, 255)
+                  : c->w_u8    ? (uint8_t)(bzp[j] + irand(-120, 120))
+                               : (uint8_t)(int8_t)irand(-127, 127);
+      if (c->w_u8_wide && k == 0 && j == 0) v = 255;
+      logical[k * MN + j] = (uint8_t)(int8_t)(v - bzp[j]);
+      b[trans ? j * MK + k : k * MN + j] = v;
+    }
   const int sn = c->per_column ? 1 : 0;
-  if (c->b_input) tm_input(m, "bq", c->w_u8 ? UINT8 : INT8, 2, bd);
-  else tm_initializer(m, "bq", c->w_u8 ? UINT8 : INT8, 2, bd, b);
+  if (c->b_input) tm_input(m, "bq", u8 ? UINT8 : INT8, 2, bd);
+  else tm_initializer(m, "bq", u8 ? UINT8 : INT8, 2, bd, b);
   tm_initializer(m, "bs", FLOAT, sn, &n, bs);
-  tm_initializer(m, "bzp", c->w_u8 ? UINT8 : INT8, sn, &n, bzp);
+  tm_initializer(m, "bzp", u8 ? UINT8 : INT8, sn, &n, bzp);
   Onnx__NodeProto *dqb = tm_node(m, "DequantizeLinear", "dqb", "bq,bs,bzp", "bf");
   tm_attr_int(m, dqb, "axis", trans ? 0 : 1);
   if (c->kind == 0) {
@@ -577,7 +603,8 @@ static void check_mm(const mm_case *c) {
       CHECK(cJSON_GetArraySize(shape) == 3 && cJSON_GetArrayItem(shape, 0)->valuedouble == 3 &&
             cJSON_GetArrayItem(shape, 1)->valuedouble == MN &&
             cJSON_GetArrayItem(shape, 2)->valuedouble == 2);
-      CHECK(bv && !strcmp(cJSON_GetObjectItem(bv, "dtype")->valuestring, c->w_u8 ? "uint8" : "int8"));
+      CHECK(bv && !strcmp(cJSON_GetObjectItem(bv, "dtype")->valuestring, "int8"));
+      CHECK(node_input(&a, q, 5) == NULL); /* folded into B */
       int bad = 0;
       for (int j = 0; p && nb == 3 * MN * 2 && j < 3; j++)
         for (int col = 0; col < MN; col++)
@@ -653,6 +680,7 @@ TEST(qdq_matmul_stays_float) {
       {.what = "Gemm alpha 0.5", .kind = 1, .gemm_alpha = true},
       {.what = "MatMul output is a graph output", .kind = 0, .mid_output = true},
       {.what = "B not constant", .kind = 0, .b_input = true},
+      {.what = "uint8 B not within int8 of its zero points", .kind = 0, .w_u8_wide = true, .per_column = true},
       {.what = "a 1-D", .kind = 0, .a_1d = true},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -671,7 +699,8 @@ typedef struct dyn_case {
   bool swap_scale;  /* Mul(w_s, x_s) */
   int bias;         /* 0 none, 1 Add(y, b), 2 Add(b, y) */
   bool ws_scalar;
-  bool w_u8;        /* uint8 W with a zero point */
+  bool w_u8;        /* uint8 W with a zero point, W - zp within int8 */
+  bool w_u8_wide;   /* ... over all of uint8: W and its zero point kept */
   bool no_wzp;      /* MatMulInteger without b_zero_point */
   bool wzp_per_col; /* b_zero_point [N] */
   bool batched;     /* x [2, M, K] */
@@ -696,13 +725,16 @@ static void dyn_model(tm_model *m, const dyn_case *c) {
   tm_input(m, "x", FLOAT, b3 ? 3 : 2, b3 ? xd : xd + 1);
   tm_node(m, "DynamicQuantizeLinear", "dql", "x", "xq,xs,xzp");
   const int64_t wd[2] = {DK, DN}, n = DN, one_n[2] = {1, DN};
-  uint8_t w[DK * DN];
+  const bool u8 = c->w_u8 || c->w_u8_wide;
+  uint8_t w[DK * DN], wzp[DN];
+  for (int i = 0; i < DN; i++) wzp[i] = (uint8_t)(u8 ? 131 - 2 * (c->wzp_per_col ? i : 0) : 0);
   for (int i = 0; i < DK * DN; i++)
-    w[i] = c->w_u8 ? (uint8_t)irand(0, 255) : (uint8_t)(int8_t)irand(-127, 127);
-  tm_initializer(m, "w", c->w_u8 ? UINT8 : INT8, 2, wd, w);
-  uint8_t wzp[DN];
-  for (int i = 0; i < DN; i++) wzp[i] = (uint8_t)(c->w_u8 ? 131 - 2 * (c->wzp_per_col ? i : 0) : 0);
-  if (!c->no_wzp) tm_initializer(m, "wzp", c->w_u8 ? UINT8 : INT8, c->wzp_per_col ? 1 : 0, &n, wzp);
+    w[i] = c->w_u8_wide ? (uint8_t)irand(0, 255)
+           : c->w_u8    ? (uint8_t)(wzp[i % DN] + irand(-120, 120))
+                        : (uint8_t)(int8_t)irand(-127, 127);
+  if (c->w_u8_wide) w[0] = 0; /* 0 - 131 is not an int8 */
+  tm_initializer(m, "w", u8 ? UINT8 : INT8, 2, wd, w);
+  if (!c->no_wzp) tm_initializer(m, "wzp", u8 ? UINT8 : INT8, c->wzp_per_col ? 1 : 0, &n, wzp);
   tm_node(m, "MatMulInteger", "mmi", c->no_wzp ? "xq,w,xzp" : "xq,w,xzp,wzp", "acc");
   float ws[DN], bias[DN];
   for (int i = 0; i < DN; i++) ws[i] = 0.003f + 0.0007f * (float)i, bias[i] = uniform(-1, 1);
@@ -747,11 +779,14 @@ static void check_dyn(const dyn_case *c) {
     if (q) {
       const cJSON *bp = cJSON_GetObjectItem(cJSON_GetObjectItem(q, "attrs"), "b_packed");
       CHECK(cJSON_IsNumber(bp) && bp->valuedouble == 1);
+      /* W - zp folded into int8 W when it fits; else W and zp kept. */
+      const bool zp_kept = c->w_u8_wide && !c->no_wzp;
       const int nin = cJSON_GetArraySize(cJSON_GetObjectItem(q, "inputs"));
-      CHECK(nin == (c->bias ? 5 : c->no_wzp ? 3 : 4));
+      CHECK(nin == (c->bias ? 5 : zp_kept ? 4 : 3));
       const cJSON *zv = node_input(&a, q, 3);
-      CHECK(c->no_wzp ? zv == NULL : zv != NULL);
+      CHECK(zp_kept ? zv != NULL : zv == NULL);
       const cJSON *bv = node_input(&a, q, 1);
+      CHECK(bv && !strcmp(cJSON_GetObjectItem(bv, "dtype")->valuestring, c->w_u8_wide ? "uint8" : "int8"));
       const cJSON *shape = bv ? cJSON_GetObjectItem(bv, "shape") : NULL;
       CHECK(cJSON_GetArraySize(shape) == 3 && cJSON_GetArrayItem(shape, 0)->valuedouble == (DK + 1) / 2);
     }
@@ -794,6 +829,8 @@ TEST(dynamic_rewrites) {
       {.what = "scalar w_s", .ws_scalar = true, .bias = 1},
       {.what = "uint8 W with a zero point", .w_u8 = true, .bias = 1},
       {.what = "uint8 W, zero point per column", .w_u8 = true, .wzp_per_col = true, .bias = 2},
+      {.what = "uint8 W not within int8 of its zero point", .w_u8_wide = true, .bias = 1},
+      {.what = "... per column", .w_u8_wide = true, .wzp_per_col = true},
       {.what = "no b_zero_point", .no_wzp = true, .bias = 2},
       {.what = "no b_zero_point, no bias", .no_wzp = true},
       {.what = "batched", .batched = true, .bias = 1},
@@ -949,9 +986,12 @@ TEST(contrib_dynamic_quantize_matmul) {
 /* ------------------------------------------------------------ QOperator */
 
 /* x -> QuantizeLinear -> QLinearMatMul(constant B) -> DequantizeLinear: B
- * packed, bitwise the same results. */
+ * packed (with its zero point folded in when B - zp fits int8), bitwise the
+ * same results. Variants: int8 B with zero point 0, uint8 B within int8 of
+ * its zero point, uint8 B over all of uint8 (kept uint8 with its zero
+ * point). */
 TEST(qoperator_matmul_packed) {
-  for (int variant = 0; variant < 2; variant++) {
+  for (int variant = 0; variant < 3; variant++) {
     tm_model m;
     tm_init(&m, 13);
     rng = 700 + (unsigned)variant;
@@ -962,7 +1002,12 @@ TEST(qoperator_matmul_packed) {
     const int8_t bzp8 = 0;
     const uint8_t bzpu = 117;
     uint8_t b[MK * MN];
-    for (int i = 0; i < MK * MN; i++) b[i] = (uint8_t)irand(0, 255);
+    for (int i = 0; i < MK * MN; i++)
+      b[i] = variant == 0 ? (uint8_t)irand(0, 255)
+             : variant == 1 ? (uint8_t)(bzpu + irand(-110, 110))
+                            : (uint8_t)irand(0, 255);
+    if (variant == 2) b[3] = 255; /* 255 - 117 is not an int8 */
+    const bool folded = variant < 2;
     const int bt = variant ? UINT8 : INT8;
     scalar_init(&m, "xs", FLOAT, &xs);
     scalar_init(&m, "xzp", UINT8, &xzp);
@@ -988,10 +1033,15 @@ TEST(qoperator_matmul_packed) {
         size_t nb = 0;
         const uint8_t *p = q ? param_bytes(&a, node_input(&a, q, 3), &nb) : NULL;
         CHECK(p && nb == 3 * MN * 2);
+        const cJSON *bv = q ? node_input(&a, q, 3) : NULL;
+        CHECK(bv && !strcmp(cJSON_GetObjectItem(bv, "dtype")->valuestring, folded ? "int8" : bt == UINT8 ? "uint8" : "int8"));
+        CHECK(folded ? node_input(&a, q, 5) == NULL : node_input(&a, q, 5) != NULL);
         int bad = 0;
         for (int k = 0; p && nb == 3 * MN * 2 && k < 6; k++)
-          for (int col = 0; col < MN; col++)
-            bad += p[((k / 2) * MN + col) * 2 + (k & 1)] != (k < MK ? b[k * MN + col] : 0);
+          for (int col = 0; col < MN; col++) {
+            const uint8_t want = k >= MK ? 0 : variant == 1 ? (uint8_t)(int8_t)(b[k * MN + col] - bzpu) : b[k * MN + col];
+            bad += p[((k / 2) * MN + col) * 2 + (k & 1)] != want;
+          }
         CHECK(bad == 0);
         cJSON_Delete(a.graph);
       }
