@@ -20,7 +20,10 @@
  * it was (float between Q and DQ, which runs correctly). The rewritten node
  * takes the place of the pattern's last node (its inputs all come earlier),
  * which writes the same output value; the other nodes of the pattern die.
- * Integer and float weights that nothing reads any more are freed at the end.
+ * Weights go to the new node as int8 w - w_zp without zero point when every
+ * difference fits int8 (the int8 kernels' fast path; the same integer
+ * products); a QDQ pattern whose weights do not fit stays float. Integer and
+ * float weights that nothing reads any more are freed at the end.
  */
 #include <cjson/cJSON.h>
 #include <float.h>
