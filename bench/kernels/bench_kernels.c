@@ -471,12 +471,8 @@ __attribute__((noinline)) static void peak_dot_steps(v128_t *x, v128_t m) {
   x[0] = x0, x[1] = x1, x[2] = x2, x[3] = x3, x[4] = x4, x[5] = x5;
   x[6] = x6, x[7] = x7, x[8] = x8, x[9] = x9, x[10] = x10, x[11] = x11;
 }
-#endif
-
-static double peak_int8_gops;
 
 static void bench_peak_int8(void) {
-#if defined(__wasm_simd128__)
   volatile int16_t vm = 3;
   const v128_t m = wasm_i16x8_splat(vm);
   v128_t x[12];
@@ -488,12 +484,11 @@ static void bench_peak_int8(void) {
     const double dt = now_s() - t0;
     best = dt < best ? dt : best;
   }
-  peak_int8_gops = 16.0 * 12 * PEAK_STEPS * PEAK_CALLS / best * 1e-9;
   printf("{\"kernel\":\"peak dot_i16x8+add simd128\",\"case\":\"12 chains x 4 lanes x 2\","
-         "\"ms\":%.4f,\"gops\":%.3f,\"check\":%d}\n", best * 1e3, peak_int8_gops,
-         wasm_i32x4_extract_lane(x[5], 0));
-#endif
+         "\"ms\":%.4f,\"gops\":%.3f,\"check\":%d}\n", best * 1e3,
+         16.0 * 12 * PEAK_STEPS * PEAK_CALLS / best * 1e-9, wasm_i32x4_extract_lane(x[5], 0));
 }
+#endif
 
 /* The int8 GEMM's real shapes: MobileNetV2's 1x1 convolutions (conv
  * orientation, M output channels, K input channels, N pixels) and a
@@ -572,7 +567,9 @@ static void bench_qgemm_shape(const qgemm_shape *s, const char *name,
 /* Every SIMD128 tile of kernels.inc alone (through the driver), to choose
  * MR x NR, then the f32 GEMM on the same shapes. */
 static void bench_qgemm(void) {
+#if defined(__wasm_simd128__)
   bench_peak_int8();
+#endif
   static const struct { const char *name; wnn_kernels kernels; } SETS[] = {
       {"scalar", WNN_KERNELS_SCALAR},
 #if defined(__wasm_simd128__)

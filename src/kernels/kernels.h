@@ -233,14 +233,17 @@ typedef void wnn_q8_im2col_ukernel(size_t channels, const uint8_t *x, size_t p0,
 typedef void wnn_f32_qpackrows_ukernel(size_t rows, size_t k, const float *x, size_t x_rs,
                                        int16_t *y, size_t y_rs, float scale, float zero_point);
 
-/* Requantization of int32 rows to 8 bits, one scale per row:
- *   v = nearbyintf((float)acc[i][j] * scale[i]) + zero_point,
+/* Requantization of int32 rows to 8 bits, one scale per row (s = scale[i];
+ * QLinearConv's output channels) or per column (s = scale[j], with
+ * per_column; QLinearMatMul's columns):
+ *   v = nearbyintf((float)acc[i][j] * s) + zero_point,
  *   v = v > lo ? v : lo, v = v < hi ? v : hi        (NaN -> lo)
  * stored as int8 (s8) or uint8 at y + i * y_rs + j; lo and hi are whole
  * numbers inside the type's range (a fused Relu or Clip narrows them). */
 typedef struct wnn_qs32_requant_params {
   float zero_point, lo, hi;
   bool s8;
+  bool per_column;
 } wnn_qs32_requant_params;
 typedef void wnn_qs32_requant_ukernel(size_t rows, size_t n, const int32_t *acc, size_t acc_rs,
                                       const float *scale, void *y, size_t y_rs,

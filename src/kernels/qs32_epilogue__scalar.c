@@ -14,9 +14,9 @@ void wnn_qs32_requant__scalar(size_t rows, size_t n, const int32_t *acc, size_t 
   const float zp = p->zero_point, lo = p->lo, hi = p->hi;
   for (size_t i = 0; i < rows; i++) {
     const int32_t *ai = acc + i * acc_rs;
-    const float s = scale[i];
     uint8_t *yi = (uint8_t *)y + i * y_rs;
     for (size_t j = 0; j < n; j++) {
+      const float s = p->per_column ? scale[j] : scale[i];
       float v = nearbyintf((float)ai[j] * s) + zp;
       v = v > lo ? v : lo; /* NaN too */
       v = v < hi ? v : hi;

@@ -25,21 +25,23 @@ void wnn_qs32_requant__wasmsimd(size_t rows, size_t n, const int32_t *acc, size_
   const v128_t zp = wasm_f32x4_splat(zpf), lo = wasm_f32x4_splat(lof), hi = wasm_f32x4_splat(hif);
   for (size_t i = 0; i < rows; i++) {
     const int32_t *ai = acc + i * acc_rs;
-    const float sf = scale[i];
-    const v128_t s = wasm_f32x4_splat(sf);
+    const bool col = p->per_column;
+    const v128_t s = wasm_f32x4_splat(scale[i]);
     uint8_t *yi = (uint8_t *)y + i * y_rs;
     size_t j = 0;
     for (; j + 16 <= n; j += 16) {
-      const v128_t q0 = requant4(wasm_v128_load(ai + j), s, zp, lo, hi);
-      const v128_t q1 = requant4(wasm_v128_load(ai + j + 4), s, zp, lo, hi);
-      const v128_t q2 = requant4(wasm_v128_load(ai + j + 8), s, zp, lo, hi);
-      const v128_t q3 = requant4(wasm_v128_load(ai + j + 12), s, zp, lo, hi);
+#define S(o) (col ? wasm_v128_load(scale + j + (o)) : s)
+      const v128_t q0 = requant4(wasm_v128_load(ai + j), S(0), zp, lo, hi);
+      const v128_t q1 = requant4(wasm_v128_load(ai + j + 4), S(4), zp, lo, hi);
+      const v128_t q2 = requant4(wasm_v128_load(ai + j + 8), S(8), zp, lo, hi);
+      const v128_t q3 = requant4(wasm_v128_load(ai + j + 12), S(12), zp, lo, hi);
+#undef S
       const v128_t h0 = wasm_i16x8_narrow_i32x4(q0, q1), h1 = wasm_i16x8_narrow_i32x4(q2, q3);
       wasm_v128_store(yi + j, p->s8 ? wasm_i8x16_narrow_i16x8(h0, h1)
                                     : wasm_u8x16_narrow_i16x8(h0, h1));
     }
     for (; j < n; j++) {
-      float v = nearbyintf((float)ai[j] * sf) + zpf;
+      float v = nearbyintf((float)ai[j] * (col ? scale[j] : scale[i])) + zpf;
       v = v > lof ? v : lof; /* NaN too */
       v = v < hif ? v : hif;
       if (p->s8) ((int8_t *)yi)[j] = (int8_t)v;

@@ -9,8 +9,8 @@
  * and rows, int8 K-pairs, the im2col over strides, dilations, paddings and
  * pixel ranges that start and end mid-row, float rows through
  * DynamicQuantizeLinear's arithmetic with ties, NaN, infinities and
- * saturation) and the epilogues (requantize with ties, saturation, NaN and a
- * narrowed clamp; dequantize with and without bias) on ragged lengths, with
+ * saturation) and the epilogues (requantize per row and per column with ties,
+ * saturation, NaN and a narrowed clamp; dequantize with and without bias) on ragged lengths, with
  * guard elements that must stay untouched. Runs natively (scalar variants)
  * and in the wasi build (both). */
 #include <math.h>
@@ -376,11 +376,12 @@ TEST(requantize) {
     if (!pv->requant) continue;
     int ok = 1;
     for (size_t ci = 0; ci < sizeof CASES / sizeof CASES[0] && ok; ci++)
-      for (size_t n = 1; n <= 70 && ok; n += (n < 34 ? 1 : 9)) {
+      for (size_t n = 1; n <= 70 && ok; n += (n < 34 ? 1 : 9))
+       for (int col = 0; col < 2 && ok; col++) {
         const size_t rows = 3, acc_rs = n + 1, y_rs = n + 5;
         int32_t *acc = malloc(rows * acc_rs * 4);
-        float scale[3];
-        for (size_t i = 0; i < rows; i++) scale[i] = i == 1 ? CASES[ci].s * 2.0f : CASES[ci].s;
+        float scale[70];
+        for (size_t i = 0; i < 70; i++) scale[i] = i % 3 == 1 ? CASES[ci].s * 2.0f : CASES[ci].s;
         for (size_t i = 0; i < rows * acc_rs; i++) {
           const uint32_t r = lcg_next() % 6;
           acc[i] = r == 0 ? INT32_MAX : r == 1 ? INT32_MIN : r == 2 ? 2 * rnd_range(-300, 300) + 1
@@ -390,15 +391,16 @@ TEST(requantize) {
         for (size_t i = 0; i < rows * y_rs; i++) y[i] = want[i] = (uint8_t)lcg_next();
         for (size_t i = 0; i < rows; i++)
           for (size_t j = 0; j < n; j++) {
-            float q = nearbyintf((float)acc[i * acc_rs + j] * scale[i]) + CASES[ci].zp;
+            float q = nearbyintf((float)acc[i * acc_rs + j] * scale[col ? j : i]) + CASES[ci].zp;
             q = q > CASES[ci].lo ? q : CASES[ci].lo;
             q = q < CASES[ci].hi ? q : CASES[ci].hi;
             want[i * y_rs + j] = CASES[ci].s8 ? (uint8_t)(int8_t)q : (uint8_t)q;
           }
-        const wnn_qs32_requant_params p = {CASES[ci].zp, CASES[ci].lo, CASES[ci].hi, CASES[ci].s8};
+        const wnn_qs32_requant_params p = {CASES[ci].zp, CASES[ci].lo, CASES[ci].hi, CASES[ci].s8,
+                                           col};
         pv->requant(rows, n, acc, acc_rs, scale, y, y_rs, &p);
         ok = memcmp(y, want, rows * y_rs) == 0;
-        if (!ok) printf("  %s: case %zu n=%zu differs\n", pv->name, ci, n);
+        if (!ok) printf("  %s: case %zu n=%zu per_column=%d differs\n", pv->name, ci, n, col);
         free(acc), free(y), free(want);
       }
     CHECK(ok);
