@@ -491,8 +491,9 @@ static void qconv_fast_prepare(wnn_prepare_ctx *ctx, wnn_qconv_params *p) {
   const size_t cg = p->in_c / p->group, mg = p->out_c / p->group;
   const uint64_t k = (uint64_t)cg * w->k_h * w->k_w, pixels = (uint64_t)w->out_h * w->out_w;
   if (!k || !mg || !pixels || !p->batch || k > (uint64_t)INT32_MAX) return;
-  /* Depthwise (group == C == M): the int8 depthwise kernel's place; the plain
-   * loop until then. */
+  /* Depthwise (group == C == M): the int8 depthwise kernel's place (a method
+   * of its own, chosen here and dispatched in qconv_run); the plain loop
+   * until then. */
   if (p->group > 1 && cg == 1 && mg == 1) return;
   if (p->qlinear) { /* the requantized sum must fit int32 (see above) */
     uint64_t bias_abs = 0;
@@ -645,7 +646,8 @@ static wnn_status qconv_prepare(wnn_prepare_ctx *ctx, const char *op, bool qline
 
 static wnn_status qconv_run(const wnn_run_ctx *ctx) {
   const wnn_qconv_params *p = ctx->params;
-  if (p->method != WNN_QCONV_PLAIN) return qconv_fast_run(ctx);
+  if (p->method == WNN_QCONV_GEMM_1X1 || p->method == WNN_QCONV_GEMM_IM2COL)
+    return qconv_fast_run(ctx);
   const wnn_window2d *g = &p->win;
   const void *x = ctx->inputs[p->in[WNN_Q_A]].data, *w = ctx->inputs[p->in[WNN_Q_B]].data;
   const int bi = p->in[WNN_Q_BIAS];
