@@ -83,9 +83,12 @@ done
 [ -f dist/wnn-scalar.wasm ] && check_no_simd dist/wnn-scalar.wasm
 
 # -------------------------------------------------------------------- sizes
-# Budget for the finished runtime with every kernel (KB = 1024 bytes).
+# Budget for the finished runtime with every kernel (KB = 1024 bytes): issue 4
+# set 400 KB raw / 130 KB gzip; issues 11, 15, 16 and 17 (params, coverage,
+# speed, quantized models) set it at 400 KB / 140 KB, below tfjs-backend-wasm's
+# 0.14 MB.
 budget_raw=$((400 * 1024))
-budget_gz=$((130 * 1024))
+budget_gz=$((140 * 1024))
 printf '\n== sizes (bytes; budget for dist/wnn.wasm: %d raw, %d gzip -9)\n' "$budget_raw" "$budget_gz"
 for f in dist/wnn.wasm dist/wnn-scalar.wasm dist/wnn-wasi.wasm dist/wnn-convert.wasm; do
   [ -f "$f" ] || continue
