@@ -1,11 +1,15 @@
 /*
  * What the quantization ops (src/ops/quant.c: QuantizeLinear,
- * DequantizeLinear, DynamicQuantizeLinear, MatMulInteger, QLinearMatMul,
- * ConvInteger, QLinearConv) share with their references (src/ref/ref_quant.c):
- * the params structs.
+ * DequantizeLinear, DynamicQuantizeLinear; src/ops/quant_gemm.c:
+ * MatMulInteger, QLinearMatMul, DynamicQuantizeMatMul, ConvInteger,
+ * QLinearConv) share with each other and with their references
+ * (src/ref/ref_quant.c): the params structs and DynamicQuantizeLinear's
+ * arithmetic.
  */
 #ifndef WNN_QUANT_INTERNAL_H
 #define WNN_QUANT_INTERNAL_H
+
+#include <math.h>
 
 #include "ops/op_internal.h"
 
@@ -28,8 +32,11 @@ enum { WNN_Q_A, WNN_Q_B, WNN_Q_AZP, WNN_Q_BZP, WNN_Q_ASCALE, WNN_Q_BSCALE, WNN_Q
        WNN_Q_YZP, WNN_Q_BIAS, WNN_Q_COUNT };
 typedef struct wnn_qmatmul_params {
   bool qlinear;
-  wnn_dtype a_dtype, b_dtype, y_dtype; /* y int32 (MatMulInteger), uint8 or int8 */
-  signed char in[WNN_Q_COUNT];
+  bool dynamic;                        /* DynamicQuantizeMatMul: A float, y float */
+  bool b_packed;                       /* B is [ceil(k/2), n, 2] (docs/quantization.md) */
+  bool bzp_per_column, bscale_per_column; /* [n] zero points / scales of B */
+  wnn_dtype a_dtype, b_dtype, y_dtype; /* y int32 (MatMulInteger), uint8 or int8, float32 */
+  signed char in[WNN_Q_COUNT];         /* DynamicQuantizeMatMul: WNN_Q_BIAS is its float bias */
   size_t m, n, k;
   int batch_ndim;
   size_t batch_dims[WNN_MAX_DIMS], a_bs[WNN_MAX_DIMS], b_bs[WNN_MAX_DIMS];
@@ -43,8 +50,33 @@ typedef struct wnn_qconv_params {
   wnn_dtype x_dtype, w_dtype, y_dtype;
   signed char in[WNN_Q_COUNT]; /* WNN_Q_A is x, WNN_Q_B is w */
   bool wzp_per_channel, wscale_per_channel;
+  int32_t y_lo, y_hi; /* QLinearConv: the output's clamp (its dtype's range, or a fused Relu/Clip) */
   size_t group, batch, in_c, out_c;
   wnn_window2d win;
 } wnn_qconv_params;
+
+/* B's element (k, j) of a packed B ([ceil(k/2), n, 2]: docs/quantization.md). */
+static inline size_t wnn_qpacked_index(size_t n, size_t k, size_t j) {
+  return (k / 2) * 2 * n + 2 * j + (k % 2);
+}
+
+/* DynamicQuantizeLinear's arithmetic (opset 11), shared by it and by
+ * DynamicQuantizeMatMul:
+ *   scale = (max(0, max x) - min(0, min x)) / 255
+ *   zero_point = saturate(round_half_even(0 - min(0, min x) / scale))
+ *   y = saturate(round_half_even(x / scale) + zero_point)
+ * An all-zero (or empty) x has scale 0: zero point 0 and y 0 (ONNX divides by
+ * it). NaN elements do not widen the range and quantize to 0. The zero point
+ * comes back as a float holding an integer in [0, 255]. */
+void wnn_dynamic_quant_params(const float *x, size_t n, float *scale, float *zero_point);
+
+static inline float wnn_dynamic_quant_clamp(float q) {
+  q = q > 0.0f ? q : 0.0f; /* NaN too */
+  return q < 255.0f ? q : 255.0f;
+}
+
+static inline float wnn_dynamic_quant_value(float x, float scale, float zero_point) {
+  return scale > 0.0f ? wnn_dynamic_quant_clamp(nearbyintf(x / scale) + zero_point) : 0.0f;
+}
 
 #endif /* WNN_QUANT_INTERNAL_H */

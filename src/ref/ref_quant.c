@@ -82,14 +82,25 @@ static const wnn_tensor *qin(const wnn_run_ctx *ctx, const signed char *in, int 
   return i >= 0 && i < ctx->num_inputs && ctx->inputs[i].data ? &ctx->inputs[i] : NULL;
 }
 
-/* round half to even, then clamp to the dtype's range; NaN: the lowest value */
-static void ref_requant(const wnn_tensor *y, int64_t i, double acc, float mult, int64_t zp) {
-  const double lo = y->dtype == WNN_DTYPE_I8 ? -128.0 : 0.0,
-               hi = y->dtype == WNN_DTYPE_I8 ? 127.0 : 255.0;
+/* round half to even, then clamp to the dtype's range and to [clo, chi] (a
+ * fused activation's bounds); NaN: the lowest value */
+static void ref_requant(const wnn_tensor *y, int64_t i, double acc, float mult, int64_t zp,
+                        int64_t clo, int64_t chi) {
+  double lo = y->dtype == WNN_DTYPE_I8 ? -128.0 : 0.0, hi = y->dtype == WNN_DTYPE_I8 ? 127.0 : 255.0;
+  lo = fmax(lo, (double)clo), hi = fmin(hi, (double)chi);
   double v = nearbyint((double)((float)acc * mult)) + (double)zp;
   v = isnan(v) || v < lo ? lo : v > hi ? hi : v;
   if (y->dtype == WNN_DTYPE_I8) ((int8_t *)y->data)[i] = (int8_t)v;
   else ((uint8_t *)y->data)[i] = (uint8_t)v;
+}
+
+/* A's quantized value: its byte, or DynamicQuantizeMatMul's quantization of
+ * the float (as ref_dynamicquantizelinear computes it). */
+static int64_t qa(const wnn_qmatmul_params *p, const wnn_tensor *a, int64_t i, float scale,
+                  double zp) {
+  if (!p->dynamic) return q8(a, i);
+  double q = scale > 0.0f ? nearbyint(((const float *)a->data)[i] / scale) + zp : 0.0;
+  return isnan(q) || q < 0.0 ? 0 : q > 255.0 ? 255 : (int64_t)q;
 }
 
 static wnn_status ref_qmatmul(const wnn_run_ctx *ctx) {
@@ -97,7 +108,20 @@ static wnn_status ref_qmatmul(const wnn_run_ctx *ctx) {
   const wnn_tensor *a = qin(ctx, p->in, WNN_Q_A), *b = qin(ctx, p->in, WNN_Q_B);
   const wnn_tensor *az = qin(ctx, p->in, WNN_Q_AZP), *bz = qin(ctx, p->in, WNN_Q_BZP);
   const wnn_tensor *y = &ctx->outputs[0];
-  const int64_t azp = az ? q8(az, 0) : 0, bzp = bz ? q8(bz, 0) : 0;
+  int64_t azp = az ? q8(az, 0) : 0;
+  float dyn_scale = 0.0f;
+  if (p->dynamic) { /* the range in double, the scale rounded to float */
+    double lo = 0.0, hi = 0.0;
+    const float *ad = a->data;
+    for (int64_t i = 0; i < wnn_ref_numel(a); i++)
+      if (!isnan(ad[i])) lo = fmin(lo, ad[i]), hi = fmax(hi, ad[i]);
+    dyn_scale = (float)(hi - lo) / 255.0f;
+    azp = dyn_scale > 0.0f ? (int64_t)fmin(255.0, fmax(0.0, nearbyint(-lo / dyn_scale))) : 0;
+  }
+  /* B's logical dims: [k, n] when packed */
+  const int bnd = p->b_packed ? 2 : b->ndim;
+  const int64_t *bdims = b->dims, packed_dims[2] = {(int64_t)p->k, (int64_t)p->n};
+  if (p->b_packed) bdims = packed_dims;
   int64_t idx[WNN_MAX_DIMS], ai[WNN_MAX_DIMS], bi[WNN_MAX_DIMS];
   const int K = (int)p->k;
   for (int64_t t = 0; t < wnn_ref_numel(y); t++) {
@@ -107,24 +131,37 @@ static wnn_status ref_qmatmul(const wnn_run_ctx *ctx) {
       const int yd = d + (y->ndim - a->ndim);
       ai[d] = a->dims[d] == 1 ? 0 : idx[yd];
     }
-    for (int d = 0; d < b->ndim - 2; d++) {
-      const int yd = d + (y->ndim - b->ndim);
-      bi[d] = b->dims[d] == 1 ? 0 : idx[yd];
+    for (int d = 0; d < bnd - 2; d++) {
+      const int yd = d + (y->ndim - bnd);
+      bi[d] = bdims[d] == 1 ? 0 : idx[yd];
     }
+    const int64_t col = idx[y->ndim - 1];
+    const int64_t bzp = bz ? q8(bz, p->bzp_per_column ? col : 0) : 0;
     int64_t acc = 0;
     for (int k = 0; k < K; k++) {
       ai[a->ndim - 2] = idx[y->ndim - 2], ai[a->ndim - 1] = k;
-      bi[b->ndim - 2] = k, bi[b->ndim - 1] = idx[y->ndim - 1];
-      acc +=
-          (q8(a, wnn_ref_ravel(a->ndim, a->dims, ai)) - azp) * (q8(b, wnn_ref_ravel(b->ndim, b->dims, bi)) - bzp);
+      bi[bnd - 2] = k, bi[bnd - 1] = col;
+      /* packed: pairs of rows side by side, [k / 2][col][k % 2] */
+      const int64_t bflat = p->b_packed ? (k / 2) * 2 * (int64_t)p->n + 2 * col + k % 2
+                                        : wnn_ref_ravel(bnd, bdims, bi);
+      acc += (qa(p, a, wnn_ref_ravel(a->ndim, a->dims, ai), dyn_scale, (double)azp) - azp) *
+             (q8(b, bflat) - bzp);
     }
-    if (!p->qlinear) {
+    if (p->dynamic) {
+      const float *bs = qin(ctx, p->in, WNN_Q_BSCALE)->data;
+      const wnn_tensor *bias = qin(ctx, p->in, WNN_Q_BIAS);
+      const float s = dyn_scale * bs[p->bscale_per_column ? col : 0]; /* Mul(a_scale, b_scale) */
+      float v = (float)(int32_t)acc * s;                              /* Cast, Mul */
+      if (bias) v = v + ((const float *)bias->data)[col];             /* Add */
+      ((float *)y->data)[t] = v;
+    } else if (!p->qlinear) {
       ((int32_t *)y->data)[t] = (int32_t)(uint32_t)(uint64_t)acc;
     } else {
       const float *as = qin(ctx, p->in, WNN_Q_ASCALE)->data,
                   *bs = qin(ctx, p->in, WNN_Q_BSCALE)->data;
       const float *ys = qin(ctx, p->in, WNN_Q_YSCALE)->data;
-      ref_requant(y, t, (double)acc, as[0] * bs[0] / ys[0], q8(qin(ctx, p->in, WNN_Q_YZP), 0));
+      ref_requant(y, t, (double)acc, as[0] * bs[p->bscale_per_column ? col : 0] / ys[0],
+                  q8(qin(ctx, p->in, WNN_Q_YZP), 0), -1000, 1000);
     }
   }
   return WNN_OK;
@@ -132,6 +169,7 @@ static wnn_status ref_qmatmul(const wnn_run_ctx *ctx) {
 
 wnn_status wnn_ref_matmulinteger(const wnn_run_ctx *ctx) { return ref_qmatmul(ctx); }
 wnn_status wnn_ref_qlinearmatmul(const wnn_run_ctx *ctx) { return ref_qmatmul(ctx); }
+wnn_status wnn_ref_dynamicquantizematmul(const wnn_run_ctx *ctx) { return ref_qmatmul(ctx); }
 
 /* For every output element, the sum over its window of (x - x_zp)(w - w_zp),
  * reading positions outside x as the zero point. */
@@ -170,7 +208,7 @@ static wnn_status ref_qconv(const wnn_run_ctx *ctx) {
                   *ws = qin(ctx, p->in, WNN_Q_BSCALE)->data;
       const float *ys = qin(ctx, p->in, WNN_Q_YSCALE)->data;
       const float mult = xs[0] * ws[p->wscale_per_channel ? oc : 0] / ys[0];
-      ref_requant(y, t, acc, mult, q8(qin(ctx, p->in, WNN_Q_YZP), 0));
+      ref_requant(y, t, acc, mult, q8(qin(ctx, p->in, WNN_Q_YZP), 0), p->y_lo, p->y_hi);
     }
   }
   return WNN_OK;

@@ -281,6 +281,7 @@ static void register_covered(void) {
       {"DynamicQuantizeLinear", "tests/ops/test_quant.c"},
       {"MatMulInteger", "tests/ops/test_quant.c"},
       {"QLinearMatMul", "tests/ops/test_quant.c"},
+      {"DynamicQuantizeMatMul", "tests/ops/test_quant.c"},
       {"ConvInteger", "tests/ops/test_quant.c"},
       {"QLinearConv", "tests/ops/test_quant.c"},
       {"HannWindow", "tests/ops/test_signal.c"},

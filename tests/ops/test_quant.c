@@ -290,6 +290,225 @@ TEST(dynamic_quantize) {
   CHECK(op_fails("DynamicQuantizeLinear", NULL, 1, &in, 1, WNN_ERR_MALFORMED, "1 outputs"));
 }
 
+
+/* ------------------------------------ wnn's extensions (docs/quantization.md) */
+
+/* Packs B [k, n] (bytes) into [ceil(k/2), n, 2] pairs, 0 in the odd tail. */
+static void pack_b(const unsigned char *b, int k, int n, unsigned char *out) {
+  memset(out, 0, (size_t)((k + 1) / 2) * (size_t)n * 2);
+  for (int r = 0; r < k; r++)
+    for (int j = 0; j < n; j++) out[(r / 2) * 2 * n + 2 * j + r % 2] = b[r * n + j];
+}
+
+/* Runs op `name` (run, then reference, compared) and returns run's output. */
+static void *run_op(const char *name, const char *attrs, int nin, const wnn_tdesc *in,
+                    void *const *data, int nout, wnn_tdesc *out_desc) {
+  op_case c;
+  if (op_prepare(&c, name, attrs, nin, in, nout) != WNN_OK) {
+    printf("  %s: prepare %s failed: %s\n", test_current_, name, c.msg);
+    return NULL;
+  }
+  void *got[3] = {0}, *ref[3] = {0};
+  int ok = op_exec(&c, c.op->run, data, got) == WNN_OK;
+  ok = op_exec(&c, c.op->reference, data, ref) == WNN_OK && ok;
+  ok = ok && outputs_match(&c.outputs[0], got[0], ref[0], 0, 0);
+  if (out_desc) *out_desc = c.outputs[0];
+  for (int o = 1; o < nout; o++) free(got[o]);
+  for (int o = 0; o < nout; o++) free(ref[o]);
+  if (!ok) {
+    printf("  %s: %s: run and reference differ\n", test_current_, name);
+    free(got[0]);
+    return NULL;
+  }
+  return got[0];
+}
+
+TEST(qlinearmatmul_packed_per_column) {
+  /* K odd and even; per-tensor and per-column b scale and zero point. */
+  const int ks[3] = {9, 8, 1};
+  for (int ki = 0; ki < 3; ki++)
+    for (int per = 0; per < 2; per++) {
+      const int k = ks[ki], n = 6;
+      unsigned char a[2 * 3 * 9], b[9 * 6], bp[5 * 6 * 2];
+      float as = 0.02f, bs[6], ys = 0.3f;
+      uint8_t azp = 120, yzp = 7;
+      int8_t bzp[6];
+      for (int i = 0; i < 2 * 3 * k; i++) a[i] = (unsigned char)lcg_next();
+      for (int i = 0; i < k * n; i++) b[i] = (unsigned char)lcg_next();
+      for (int j = 0; j < n; j++) bs[j] = 0.01f + 0.003f * (float)j, bzp[j] = (int8_t)(j - 3);
+      pack_b(b, k, n, bp);
+      wnn_tdesc in[8] = {TD(WNN_DTYPE_U8, 2, 3, k), TD_SCALAR(WNN_DTYPE_F32), TD_SCALAR(WNN_DTYPE_U8),
+                         TD(WNN_DTYPE_I8, k, n),    TD_SCALAR(WNN_DTYPE_F32), TD_SCALAR(WNN_DTYPE_I8),
+                         TD_SCALAR(WNN_DTYPE_F32),  TD_SCALAR(WNN_DTYPE_U8)};
+      if (per) in[4] = TD(WNN_DTYPE_F32, n), in[5] = TD(WNN_DTYPE_I8, n);
+      void *data[8] = {a, &as, &azp, b, bs, bzp, &ys, &yzp};
+      wnn_tdesc od;
+      uint8_t *plain = run_op("QLinearMatMul", NULL, 8, in, data, 1, &od);
+      CHECK(plain != NULL);
+      in[3] = TD(WNN_DTYPE_I8, (k + 1) / 2, n, 2);
+      in[3].data = bp;
+      data[3] = bp;
+      uint8_t *packed = run_op("QLinearMatMul", "{\"b_packed\":1}", 8, in, data, 1, &od);
+      CHECK(packed != NULL);
+      if (plain && packed) CHECK(memcmp(plain, packed, (size_t)(2 * 3 * n)) == 0);
+      /* per column: column j uses bs[j] and bzp[j] (checked by hand for one) */
+      if (plain && per) {
+        int64_t acc = 0;
+        for (int r = 0; r < k; r++) acc += (int64_t)(a[r] - azp) * ((int8_t)b[r * n + 5] - bzp[5]);
+        float v = nearbyintf((float)acc * (as * bs[5] / ys)) + (float)yzp;
+        v = v < 0 ? 0 : v > 255 ? 255 : v;
+        CHECK(plain[5] == (uint8_t)v);
+      }
+      free(plain);
+      free(packed);
+    }
+  /* MatMulInteger: per-column b zero point. */
+  wnn_tdesc mi[4] = {TD(WNN_DTYPE_U8, 3, 7), TD(WNN_DTYPE_I8, 7, 5), TD_SCALAR(WNN_DTYPE_U8),
+                     TD(WNN_DTYPE_I8, 5)};
+  CHECK(op_check("MatMulInteger", NULL, 4, mi, 0, 0));
+}
+
+TEST(dynamic_quantize_matmul) {
+  /* Against the unfused chain it stands for: DynamicQuantizeLinear,
+   * MatMulInteger, Cast, Mul by Mul(a_scale, b_scale), Add bias. */
+  for (int variant = 0; variant < 4; variant++) {
+    const bool per = variant & 1, packed = variant & 2;
+    const int k = 7, n = 6;
+    float a[2 * 5 * 7], bs[6], bias[6];
+    int8_t b[7 * 6], bp[4 * 6 * 2], bzp = 0;
+    for (int i = 0; i < 70; i++) a[i] = 3.0f * lcg_float() + 0.5f;
+    a[3] = -2.5f; /* a range that is not symmetric */
+    for (int i = 0; i < k * n; i++) b[i] = (int8_t)lcg_next();
+    for (int j = 0; j < n; j++) bs[j] = 0.004f * (float)(j + 1), bias[j] = 0.25f * (float)j - 0.5f;
+    pack_b((const unsigned char *)b, k, n, (unsigned char *)bp);
+    wnn_tdesc in[5] = {TD(WNN_DTYPE_F32, 2, 5, k), TD(WNN_DTYPE_I8, k, n),
+                       per ? TD(WNN_DTYPE_F32, n) : TD_SCALAR(WNN_DTYPE_F32),
+                       TD_SCALAR(WNN_DTYPE_I8), TD(WNN_DTYPE_F32, n)};
+    void *data[5] = {a, b, bs, &bzp, bias};
+    if (packed) {
+      in[1] = TD(WNN_DTYPE_I8, 4, n, 2);
+      in[1].data = bp;
+      data[1] = bp;
+    }
+    float *y = run_op("DynamicQuantizeMatMul", packed ? "{\"b_packed\":1}" : NULL, 5, in, data, 1,
+                      NULL);
+    CHECK(y != NULL);
+    /* the chain, op by op */
+    wnn_tdesc qin = TD(WNN_DTYPE_F32, 2, 5, k);
+    op_case qc;
+    CHECK_OK(op_prepare(&qc, "DynamicQuantizeLinear", NULL, 1, &qin, 3));
+    void *qa[1] = {a}, *q[3];
+    CHECK_OK(op_exec(&qc, qc.op->run, qa, q));
+    wnn_tdesc mm[4] = {TD(WNN_DTYPE_U8, 2, 5, k), TD(WNN_DTYPE_I8, k, n), TD_SCALAR(WNN_DTYPE_U8),
+                       TD_SCALAR(WNN_DTYPE_I8)};
+    void *md[4] = {q[0], b, q[2], &bzp};
+    int32_t *acc = run_op("MatMulInteger", NULL, 4, mm, md, 1, NULL);
+    CHECK(acc != NULL);
+    int same = y && acc;
+    for (int i = 0; same && i < 2 * 5 * n; i++) {
+      const float s = *(float *)q[1] * bs[per ? i % n : 0];
+      const float want = (float)acc[i] * s + bias[i % n];
+      if (memcmp(&want, &y[i], 4) != 0) {
+        printf("  element %d: %.9g, the chain gives %.9g\n", i, (double)y[i], (double)want);
+        same = 0;
+      }
+    }
+    CHECK(same);
+    for (int i = 0; i < 3; i++) free(q[i]);
+    free(acc);
+    free(y);
+  }
+  /* Without bias and zero point; uint8 B with a per-column zero point; batch. */
+  wnn_tdesc r[4] = {TD(WNN_DTYPE_F32, 3, 4, 10), TD(WNN_DTYPE_U8, 10, 3), TD(WNN_DTYPE_F32, 3),
+                    TD(WNN_DTYPE_U8, 3)};
+  CHECK(op_check("DynamicQuantizeMatMul", NULL, 3, r, 0, 0));
+  CHECK(op_check("DynamicQuantizeMatMul", NULL, 4, r, 0, 0));
+  /* Rejections. */
+  wnn_tdesc bad[5] = {TD(WNN_DTYPE_U8, 4, 10), TD(WNN_DTYPE_I8, 10, 3), TD_SCALAR(WNN_DTYPE_F32),
+                      TD_OMITTED, TD(WNN_DTYPE_F32, 4)};
+  CHECK(op_fails("DynamicQuantizeMatMul", NULL, 3, bad, 1, WNN_ERR_DTYPE,
+                 "DynamicQuantizeMatMul: input 0 (A) is uint8, expected float32"));
+  bad[0].dtype = WNN_DTYPE_F32;
+  CHECK(op_fails("DynamicQuantizeMatMul", NULL, 5, bad, 1, WNN_ERR_SHAPE,
+                 "input 4 (bias) must have shape [3], got [4]"));
+  CHECK(op_fails("DynamicQuantizeMatMul", "{\"b_packed\":1}", 3, bad, 1, WNN_ERR_SHAPE,
+                 "b_packed = 1 needs input 1 (B) of shape [5, N, 2] for K = 10, got [10, 3]"));
+  bad[1] = TD(WNN_DTYPE_I8, 5, 3, 2);
+  CHECK(op_fails("DynamicQuantizeMatMul", "{\"b_packed\":1}", 3, bad, 1, WNN_ERR_UNSUPPORTED,
+                 "b_packed = 1 needs input 1 (B) to be a constant"));
+  CHECK(op_fails("DynamicQuantizeMatMul", "{\"b_packed\":2}", 3, bad, 1, WNN_ERR_BAD_ATTRIBUTE,
+                 "b_packed = 2"));
+  bad[1] = TD(WNN_DTYPE_I8, 2, 10, 3);
+  CHECK(op_fails("DynamicQuantizeMatMul", NULL, 3, bad, 1, WNN_ERR_UNSUPPORTED,
+                 "only 2-D B is supported"));
+  bad[1] = TD(WNN_DTYPE_I8, 10, 3);
+  bad[2] = TD(WNN_DTYPE_F32, 4);
+  CHECK(op_fails("DynamicQuantizeMatMul", NULL, 3, bad, 1, WNN_ERR_UNSUPPORTED,
+                 "input 2 (b_scale) has shape [4]; only a scalar or [3] (per column)"));
+}
+
+TEST(qlinearconv_activation) {
+  /* Relu: max(y, Q(0)) = max(y, y_zero_point); Clip(a, b): clamp(y, Q(a), Q(b)). */
+  const wnn_dtype ydts[2] = {WNN_DTYPE_U8, WNN_DTYPE_I8};
+  for (int t = 0; t < 2; t++) {
+    float xs = 0.05f, ws[3] = {0.02f, 0.03f, 0.015f}, ys = 0.04f;
+    unsigned char x[1 * 4 * 6 * 5], xzp = 128, wzp[3] = {0, 0, 0};
+    int8_t w[3 * 4 * 3 * 3];
+    unsigned char yzp = t ? (unsigned char)(int8_t)-5 : 60;
+    int32_t bias[3] = {-300, 50, 1000};
+    for (size_t i = 0; i < sizeof x; i++) x[i] = (unsigned char)lcg_next();
+    for (size_t i = 0; i < sizeof w; i++) w[i] = (int8_t)lcg_next();
+    wnn_tdesc in[9] = {TD(WNN_DTYPE_U8, 1, 4, 6, 5), TD_SCALAR(WNN_DTYPE_F32), TD_SCALAR(WNN_DTYPE_U8),
+                       TD(WNN_DTYPE_I8, 3, 4, 3, 3), TD(WNN_DTYPE_F32, 3),     TD(WNN_DTYPE_I8, 3),
+                       TD_SCALAR(WNN_DTYPE_F32),     TD_SCALAR(ydts[t]),       TD(WNN_DTYPE_I32, 3)};
+    in[6].data = &ys, in[7].data = &yzp;
+    void *data[9] = {x, &xs, &xzp, w, ws, wzp, &ys, &yzp, bias};
+    const char *pads = "{\"pads\":[1,1,1,1]";
+    char attrs[3][160];
+    snprintf(attrs[0], sizeof attrs[0], "%s}", pads);
+    snprintf(attrs[1], sizeof attrs[1], "%s,\"activation\":\"Relu\"}", pads);
+    snprintf(attrs[2], sizeof attrs[2], "%s,\"activation\":\"Clip\",\"activation_params\":[-0.5,1.5]}",
+             pads);
+    void *y[3];
+    for (int a = 0; a < 3; a++) CHECK((y[a] = run_op("QLinearConv", attrs[a], 9, in, data, 1, NULL)));
+    if (!y[0] || !y[1] || !y[2]) continue;
+    /* Q(v) by QuantizeLinear's arithmetic */
+    const int zp = t ? -5 : 60, lo = t ? -128 : 0, hi = t ? 127 : 255;
+    const int qlo = (int)fmaxf((float)lo, nearbyintf(-0.5f / ys) + (float)zp);
+    const int qhi = (int)fminf((float)hi, nearbyintf(1.5f / ys) + (float)zp);
+    CHECK(qlo == zp - 12 && qhi == zp + 38);
+    int ok = 1, relu_changed = 0, clip_changed = 0;
+    for (int i = 0; i < 3 * 6 * 5; i++) {
+      const int v = t ? ((int8_t *)y[0])[i] : ((uint8_t *)y[0])[i];
+      const int r = t ? ((int8_t *)y[1])[i] : ((uint8_t *)y[1])[i];
+      const int c = t ? ((int8_t *)y[2])[i] : ((uint8_t *)y[2])[i];
+      const int want_r = v > zp ? v : zp, want_c = v < qlo ? qlo : v > qhi ? qhi : v;
+      ok = ok && r == want_r && c == want_c;
+      relu_changed += r != v, clip_changed += c != v;
+    }
+    CHECK(ok);
+    CHECK(relu_changed > 0 && clip_changed > 0); /* the clamps did something */
+    for (int a = 0; a < 3; a++) free(y[a]);
+  }
+  /* Rejections: another activation; y_scale not a constant. */
+  wnn_tdesc r[8] = {TD(WNN_DTYPE_U8, 1, 2, 4, 4), TD_SCALAR(WNN_DTYPE_F32), TD_SCALAR(WNN_DTYPE_U8),
+                    TD(WNN_DTYPE_I8, 2, 2, 1, 1), TD_SCALAR(WNN_DTYPE_F32), TD_SCALAR(WNN_DTYPE_I8),
+                    TD_SCALAR(WNN_DTYPE_F32),     TD_SCALAR(WNN_DTYPE_U8)};
+  CHECK(op_fails("QLinearConv", "{\"activation\":\"Relu\"}", 8, r, 1, WNN_ERR_UNSUPPORTED,
+                 "QLinearConv: an activation needs constant y_scale and y_zero_point"));
+  float ys = 0.1f;
+  uint8_t yzp = 3;
+  r[6].data = &ys, r[7].data = &yzp;
+  CHECK(op_fails("QLinearConv", "{\"activation\":\"Sigmoid\"}", 8, r, 1, WNN_ERR_UNSUPPORTED,
+                 "activation must be Relu or Clip"));
+  CHECK(op_fails("QLinearConv", "{\"activation\":\"Clip\",\"activation_params\":[2,1]}", 8, r, 1,
+                 WNN_ERR_UNSUPPORTED, "min <= max"));
+  CHECK(op_check("QLinearConv", "{\"activation\":\"Relu\"}", 8, r, 0, 0));
+  wnn_tdesc ci[2] = {TD(WNN_DTYPE_U8, 1, 2, 4, 4), TD(WNN_DTYPE_I8, 2, 2, 1, 1)};
+  CHECK(op_fails("ConvInteger", "{\"activation\":\"Relu\"}", 2, ci, 1, WNN_ERR_BAD_ATTRIBUTE,
+                 "activation"));
+}
+
 int main(void) {
   RUN(matmulinteger);
   RUN(qlinearmatmul);
@@ -300,5 +519,8 @@ int main(void) {
   RUN(quantize_per_axis);
   RUN(quantize_rejects);
   RUN(dynamic_quantize);
+  RUN(qlinearmatmul_packed_per_column);
+  RUN(dynamic_quantize_matmul);
+  RUN(qlinearconv_activation);
   return test_summary();
 }
