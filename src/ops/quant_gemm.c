@@ -429,12 +429,50 @@ static wnn_status qconv_prepare(wnn_prepare_ctx *ctx, const char *op, bool qline
   p->win = wnn_window_to_2d(&spec);
   p->group = (size_t)group;
   p->batch = (size_t)x->dims[0], p->in_c = (size_t)x->dims[1], p->out_c = (size_t)m;
+  p->dwconv = qlinear && w->dtype == WNN_DTYPE_I8 && p->group == p->in_c && p->out_c == p->in_c
+                  ? wnn_select_qs8_dwconv(ctx->kernels)
+                  : NULL;
   int64_t out[4] = {x->dims[0], m, spec.out[0], spec.out[1]};
   return wnn_set_output(ctx, op, 0, p->y_dtype, x->ndim, out);
 }
 
+/* QLinearConv, depthwise (group == C == M) with int8 weights whose zero
+ * points are all 0 (the quantizers' symmetric weights): one kernel call per
+ * plane, bitwise the plain loop below (the same int64-exact sums, multiplier
+ * and requantization). False, having written nothing, when a weight zero
+ * point is not 0. */
+static bool qconv_depthwise(const wnn_run_ctx *ctx, const wnn_qconv_params *p) {
+  for (size_t c = 0; c < (p->wzp_per_channel ? p->out_c : 1); c++)
+    if (zp_at(ctx, p->in, WNN_Q_BZP, c) != 0) return false;
+  const wnn_window2d *g = &p->win;
+  const uint8_t *x = ctx->inputs[p->in[WNN_Q_A]].data; /* uint8 or int8: bytes */
+  const int8_t *w = ctx->inputs[p->in[WNN_Q_B]].data;
+  const int bi = p->in[WNN_Q_BIAS];
+  const int32_t *bias = bi < ctx->num_inputs ? ctx->inputs[bi].data : NULL;
+  uint8_t *y = ctx->outputs[0].data;
+  const wnn_qs8_dwconv_params kp = {.win = *g,
+                                    .x_zero_point = zp_at(ctx, p->in, WNN_Q_AZP, 0),
+                                    .x_signed = p->x_dtype == WNN_DTYPE_I8,
+                                    .y_signed = p->y_dtype == WNN_DTYPE_I8,
+                                    .y_zero_point = (float)zp_at(ctx, p->in, WNN_Q_YZP, 0),
+                                    .y_min = (float)p->y_lo,
+                                    .y_max = (float)p->y_hi};
+  const float xs = f32_at(ctx, p->in, WNN_Q_ASCALE, 0), ys = f32_at(ctx, p->in, WNN_Q_YSCALE, 0);
+  const size_t taps = g->k_h * g->k_w, in_plane = g->in_h * g->in_w;
+  const size_t out_plane = g->out_h * g->out_w;
+  for (size_t n = 0; n < p->batch; n++)
+    for (size_t c = 0; c < p->out_c; c++) {
+      const float mult = xs * f32_at(ctx, p->in, WNN_Q_BSCALE, p->wscale_per_channel ? c : 0) / ys;
+      const size_t plane = n * p->out_c + c;
+      p->dwconv(x + plane * in_plane, w + c * taps, bias ? bias[c] : 0, mult,
+                y + plane * out_plane, &kp);
+    }
+  return true;
+}
+
 static wnn_status qconv_run(const wnn_run_ctx *ctx) {
   const wnn_qconv_params *p = ctx->params;
+  if (p->dwconv && qconv_depthwise(ctx, p)) return WNN_OK;
   const wnn_window2d *g = &p->win;
   const void *x = ctx->inputs[p->in[WNN_Q_A]].data, *w = ctx->inputs[p->in[WNN_Q_B]].data;
   const int bi = p->in[WNN_Q_BIAS];

@@ -14,12 +14,14 @@
 #include "ops/op_internal.h"
 
 /* QuantizeLinear and DequantizeLinear: per tensor (axis_n 1) or per axis,
- * the tensor viewed as outer x axis_n x inner. Scale and zero point are read
- * at run time (they need not be constants). */
+ * the tensor viewed as outer x axis_n x inner; each run of inner elements is
+ * one kernel call. Scale and zero point are read at run time (they need not
+ * be constants). DynamicQuantizeLinear uses only the kernels. */
 typedef struct wnn_quant_params {
   wnn_dtype qdtype;          /* the quantized side: uint8, int8 (or int32: Dequantize) */
   bool has_zero_point;
   size_t outer, axis_n, inner;
+  wnn_q8_vcvt_config k;      /* chosen at prepare */
 } wnn_quant_params;
 
 /* MatMulInteger and QLinearMatMul: int8/uint8 A [..., m, k] times B
@@ -53,6 +55,7 @@ typedef struct wnn_qconv_params {
   int32_t y_lo, y_hi; /* QLinearConv: the output's clamp (its dtype's range, or a fused Relu/Clip) */
   size_t group, batch, in_c, out_c;
   wnn_window2d win;
+  wnn_qs8_dwconv_ukernel *dwconv; /* QLinearConv, depthwise, int8 w: its kernel (else NULL) */
 } wnn_qconv_params;
 
 /* B's element (k, j) of a packed B ([ceil(k/2), n, 2]: docs/quantization.md). */
