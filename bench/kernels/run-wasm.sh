@@ -14,8 +14,8 @@ clang --target=wasm32-wasi -nostdlibinc -isystem /usr/include/wasm32-wasi \
   -O3 $simd -ffp-contract=off -std=c11 -Iinclude -Isrc -isystem .deps/include \
   -Wl,-z,stack-size=1048576 \
   bench/kernels/bench_kernels.c src/ops/gemm_driver.c src/ops/select.c \
-  $(ls src/kernels/[fsx]*_*.c | grep -v __wasmsimd) \
-  $([ -n "$simd" ] && ls src/kernels/[fsx]*_*__wasmsimd.c) -lm -o "$out"
+  $(ls src/kernels/[fqsx]*_*.c | grep -v __wasmsimd) \
+  $([ -n "$simd" ] && ls src/kernels/[fqsx]*_*__wasmsimd.c) -lm -o "$out"
 # --no-liftoff: V8 compiles with its optimizing tier from the start, so short
 # cases are not timed in baseline code (the default tiers up during a run).
 node --no-liftoff wasm/run-wasi.mjs "$out" "$@"
