@@ -62,9 +62,11 @@ typedef struct plane_taps {
   v128_t w[MAX_PAIRS];
 } plane_taps;
 
+/* The requantization, for int8 y moved by 128 into uint8's range (zp, lo
+ * and hi + 128, exact in float), the bytes then flipped back (^ 0x80): one
+ * path for both output types. */
 typedef struct epilogue {
-  v128_t corr, scale, zp, lo, hi;
-  bool y_signed;
+  v128_t corr, scale, zp, lo, hi, flip;
 } epilogue;
 
 INLINE v128_t requant4(v128_t acc, const epilogue *e) {
@@ -75,40 +77,72 @@ INLINE v128_t requant4(v128_t acc, const epilogue *e) {
   return wasm_i32x4_trunc_sat_f32x4(v);
 }
 
-/* 8 outputs from column ox, as the low 8 bytes; np is a constant where the
- * caller knows it, so that the pair loop unrolls. */
-INLINE v128_t out8(size_t sw, size_t np, const plane_taps *t, size_t ox, const epilogue *e) {
-  v128_t a0 = e->corr, a1 = a0;
-  for (size_t k = 0; k < np; k++) {
-    const v128_t v = pair8(sw, t->a[k] + ox * sw, t->b[k] + ox * sw);
-    a0 = wasm_i32x4_add(a0, wasm_i32x4_dot_i16x8(wasm_u16x8_extend_low_u8x16(v), t->w[k]));
-    a1 = wasm_i32x4_add(a1, wasm_i32x4_dot_i16x8(wasm_u16x8_extend_high_u8x16(v), t->w[k]));
+/* 8 outputs from column ox, as the low 8 bytes. The tap pointers and
+ * weights come in locals: stores to y (bytes) may alias anything in memory.
+ * out8 takes any np; out8_unrolled a constant np only (the pragma unrolls
+ * its pair loop, which -O2 -funroll-loops left rolled: 2x slower). */
+#define OUT8_BODY                                                                            \
+  {                                                                                          \
+    const v128_t v = pair8(sw, pa[k] + ox * sw, pb[k] + ox * sw);                            \
+    a0 = wasm_i32x4_add(a0, wasm_i32x4_dot_i16x8(wasm_u16x8_extend_low_u8x16(v), wv[k]));  \
+    a1 = wasm_i32x4_add(a1, wasm_i32x4_dot_i16x8(wasm_u16x8_extend_high_u8x16(v), wv[k])); \
   }
+
+INLINE v128_t out8_end(v128_t a0, v128_t a1, const epilogue *e) {
   const v128_t h = wasm_i16x8_narrow_i32x4(requant4(a0, e), requant4(a1, e));
-  return e->y_signed ? wasm_i8x16_narrow_i16x8(h, h) : wasm_u8x16_narrow_i16x8(h, h);
+  return wasm_v128_xor(wasm_u8x16_narrow_i16x8(h, h), e->flip);
+}
+
+INLINE v128_t out8(size_t sw, size_t np, const uint8_t *const *pa, const uint8_t *const *pb,
+                   const v128_t *wv, size_t ox, const epilogue *e) {
+  v128_t a0 = e->corr, a1 = a0;
+  for (size_t k = 0; k < np; k++) OUT8_BODY
+  return out8_end(a0, a1, e);
+}
+
+INLINE v128_t out8_unrolled(size_t sw, size_t np, const uint8_t *const *pa,
+                            const uint8_t *const *pb, const v128_t *wv, size_t ox,
+                            const epilogue *e) {
+  v128_t a0 = e->corr, a1 = a0;
+#pragma clang loop unroll(full)
+  for (size_t k = 0; k < np; k++) OUT8_BODY
+  return out8_end(a0, a1, e);
 }
 
 /* One output row: 8 columns at a time; the last group overlaps the one
  * before (storing the same values there), or, in a row of fewer than 8,
- * goes through a buffer. */
-INLINE void row(size_t sw, size_t np, const plane_taps *t, size_t out_w, const epilogue *e,
+ * goes through a buffer. OUT is out8 or out8_unrolled. */
+#define ROW_BODY(OUT)                                                                     \
+  const uint8_t *pa[MAX_PAIRS], *pb[MAX_PAIRS];                                           \
+  v128_t wv[MAX_PAIRS];                                                                   \
+  for (size_t k = 0; k < np; k++) pa[k] = t->a[k], pb[k] = t->b[k], wv[k] = t->w[k];     \
+  const epilogue e = *in_e;                                                               \
+  if (out_w < 8) {                                                                        \
+    uint8_t tmp[8];                                                                       \
+    wasm_v128_store64_lane(tmp, OUT(sw, np, pa, pb, wv, 0, &e), 0);                       \
+    memcpy(yr, tmp, out_w);                                                               \
+    return;                                                                               \
+  }                                                                                       \
+  size_t ox = 0;                                                                          \
+  for (; ox + 8 <= out_w; ox += 8)                                                        \
+    wasm_v128_store64_lane(yr + ox, OUT(sw, np, pa, pb, wv, ox, &e), 0);                  \
+  if (ox < out_w) wasm_v128_store64_lane(yr + out_w - 8, OUT(sw, np, pa, pb, wv, out_w - 8, &e), 0);
+
+INLINE void row(size_t sw, size_t np, const plane_taps *t, size_t out_w, const epilogue *in_e,
                 uint8_t *yr) {
-  if (out_w < 8) {
-    uint8_t tmp[8];
-    wasm_v128_store64_lane(tmp, out8(sw, np, t, 0, e), 0);
-    memcpy(yr, tmp, out_w);
-    return;
-  }
-  size_t ox = 0;
-  for (; ox + 8 <= out_w; ox += 8) wasm_v128_store64_lane(yr + ox, out8(sw, np, t, ox, e), 0);
-  if (ox < out_w) wasm_v128_store64_lane(yr + out_w - 8, out8(sw, np, t, out_w - 8, e), 0);
+  ROW_BODY(out8)
+}
+
+INLINE void row_unrolled(size_t sw, size_t np, const plane_taps *t, size_t out_w,
+                         const epilogue *in_e, uint8_t *yr) {
+  ROW_BODY(out8_unrolled)
 }
 
 static void row_any(size_t sw, const plane_taps *t, size_t out_w, const epilogue *e,
                     uint8_t *yr) {
   if (sw == 1) {
-    if (t->np == 5) row(1, 5, t, out_w, e, yr); /* 3x3 */
-    else if (t->np == 13) row(1, 13, t, out_w, e, yr); /* 5x5 */
+    if (t->np == 5) row_unrolled(1, 5, t, out_w, e, yr); /* 3x3 */
+    else if (t->np == 13) row_unrolled(1, 13, t, out_w, e, yr); /* 5x5 */
     else row(1, t->np, t, out_w, e, yr);
   } else {
     row(sw, t->np, t, out_w, e, yr);
@@ -194,13 +228,14 @@ void wnn_qs8_dwconv2d__wasmsimd(const void *x, const int8_t *w, int32_t bias, fl
   for (size_t k = 0; k < t.np; k++)
     t.w[k] = wasm_i32x4_splat((int32_t)((uint32_t)(uint16_t)wt[2 * k] |
                                         (uint32_t)(uint16_t)wt[2 * k + 1] << 16));
+  const float ymove = params->y_signed ? 128.0f : 0.0f;
   const epilogue e = {
       .corr = wasm_i32x4_splat(bias - (int32_t)zp * wsum),
       .scale = wasm_f32x4_splat(scale),
-      .zp = wasm_f32x4_splat(params->y_zero_point),
-      .lo = wasm_f32x4_splat(params->y_min),
-      .hi = wasm_f32x4_splat(params->y_max),
-      .y_signed = params->y_signed,
+      .zp = wasm_f32x4_splat(params->y_zero_point + ymove),
+      .lo = wasm_f32x4_splat(params->y_min + ymove),
+      .hi = wasm_f32x4_splat(params->y_max + ymove),
+      .flip = wasm_i8x16_splat(params->y_signed ? (int8_t)0x80 : 0),
   };
   _Alignas(16) uint8_t lines[LINE_BYTES];
   uint8_t *spare = lines + nslots * line_w; /* stride 2: the padded line before its split */
