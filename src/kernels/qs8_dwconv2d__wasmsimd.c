@@ -111,22 +111,21 @@ INLINE v128_t out8_unrolled(size_t sw, size_t np, const uint8_t *const *pa,
 
 /* One output row: 8 columns at a time; the last group overlaps the one
  * before (storing the same values there), or, in a row of fewer than 8,
- * goes through a buffer. OUT is out8 or out8_unrolled. */
-#define ROW_BODY(OUT)                                                                     \
-  const uint8_t *pa[MAX_PAIRS], *pb[MAX_PAIRS];                                           \
-  v128_t wv[MAX_PAIRS];                                                                   \
-  for (size_t k = 0; k < np; k++) pa[k] = t->a[k], pb[k] = t->b[k], wv[k] = t->w[k];     \
-  const epilogue e = *in_e;                                                               \
-  if (out_w < 8) {                                                                        \
-    uint8_t tmp[8];                                                                       \
-    wasm_v128_store64_lane(tmp, OUT(sw, np, pa, pb, wv, 0, &e), 0);                       \
-    memcpy(yr, tmp, out_w);                                                               \
-    return;                                                                               \
-  }                                                                                       \
-  size_t ox = 0;                                                                          \
-  for (; ox + 8 <= out_w; ox += 8)                                                        \
-    wasm_v128_store64_lane(yr + ox, OUT(sw, np, pa, pb, wv, ox, &e), 0);                  \
-  if (ox < out_w) wasm_v128_store64_lane(yr + out_w - 8, OUT(sw, np, pa, pb, wv, out_w - 8, &e), 0);
+ * goes through a buffer. One call of OUT (out8 or out8_unrolled), so that
+ * it is inlined once. */
+#define ROW_BODY(OUT)                                                                 \
+  const uint8_t *pa[MAX_PAIRS], *pb[MAX_PAIRS];                                       \
+  v128_t wv[MAX_PAIRS];                                                               \
+  for (size_t k = 0; k < np; k++) pa[k] = t->a[k], pb[k] = t->b[k], wv[k] = t->w[k]; \
+  const epilogue e = *in_e;                                                           \
+  uint8_t tmp[8];                                                                     \
+  const bool narrow_row = out_w < 8;                                                  \
+  for (size_t ox = 0; ox < out_w; ox += 8) {                                          \
+    const size_t at = narrow_row || ox + 8 <= out_w ? ox : out_w - 8;                 \
+    const v128_t v = OUT(sw, np, pa, pb, wv, at, &e);                                 \
+    wasm_v128_store64_lane(narrow_row ? tmp : yr + at, v, 0);                         \
+  }                                                                                   \
+  if (narrow_row) memcpy(yr, tmp, out_w);
 
 INLINE void row(size_t sw, size_t np, const plane_taps *t, size_t out_w, const epilogue *in_e,
                 uint8_t *yr) {
