@@ -6,31 +6,31 @@
  * for a row in the padding; a line stays while the next output rows read
  * it. Every output column then reads its taps from the lines without bounds
  * checks, and a padded tap adds (x_zp - x_zp) * w = 0, as in the scalar
- * kernel.
- *
- * At stride 2 each line is then split into its even and its odd columns,
+ * kernel. At stride 2 each line is split into its even and its odd columns,
  * so that the taps read consecutive bytes as at stride 1.
  *
  * The taps are taken in pairs (in the order ky, kx); for 8 output columns at
- * a time, the two taps' bytes are interleaved into one vector (strides 1 and
- * 2: two 8-byte loads and one byte interleave; other strides lane by lane),
- * widened to
- * int16 and multiplied by the pair of weights with i32x4.dot_i16x8_s, which
- * adds both products into the output's int32 lane. An odd last tap pairs
- * with a zero weight. The last 8 columns of a row overlap the group before
- * (storing the same values); a row of fewer than 8 goes through a buffer.
+ * a time, the two taps' bytes are interleaved into one vector (two 8-byte
+ * loads and one byte interleave), widened to int16 and multiplied by the pair
+ * of weights with i32x4.dot_i16x8_s, which adds both products into the
+ * output's int32 lane. An odd last tap pairs with a zero weight. The last 8
+ * columns of a row overlap the group before (storing the same values); a row
+ * of fewer than 8 goes through a buffer.
  *
  * The zero point is not subtracted per tap: acc = bias - x_zp * (sum of the
  * weights) + sum of x * w, the same integer as the scalar kernel's bias +
  * sum of (x - x_zp) * w. int8 x is copied into the lines as uint8 x ^ 0x80
  * (= x + 128), with the zero point moved by 128 too, so one path serves both.
- * The sums are exact in int32 when |bias| + taps * 255 * 128 < 2^31; a plane
- * whose bias is larger, a kernel of more than 64 taps, or lines wider than
- * 8 KiB in all go to the scalar kernel. The requantization is the scalar
- * kernel's, lane by lane: convert (exact), multiply by the scale,
- * f32x4.nearest, add the zero point, then pmax(lo, v) and pmin(hi, v)
- * (exactly its comparisons; NaN gives lo). Bitwise equal to the scalar
- * kernel.
+ * The sums are exact in int32 when |bias| + taps * 255 * 128 < 2^31. A plane
+ * whose bias is larger, a kernel of more than 64 taps, lines of more than
+ * 8 KiB in all, or a stride above 2 (rare in depthwise layers; it would need
+ * lane-by-lane gathers) goes to the scalar kernel.
+ *
+ * The requantization is the scalar kernel's, lane by lane: convert (exact),
+ * multiply by the scale, f32x4.nearest, add the zero point, then pmax(lo, v)
+ * and pmin(hi, v) (exactly its comparisons; NaN gives lo); int8 y goes
+ * through uint8's range (+128, exact: a value that rounds there, |v| >=
+ * 2^24, is clamped either way). Bitwise equal to the scalar kernel.
  */
 #include <string.h>
 #include <wasm_simd128.h>
@@ -44,13 +44,9 @@ enum { MAX_TAPS = 64, MAX_PAIRS = MAX_TAPS / 2, LINE_BYTES = 8192 };
 
 /* Output j's bytes of tap a and tap b at bytes 2j and 2j + 1, j < 8. pa and
  * pb point at output 0's input. */
-INLINE v128_t pair8(size_t sw, const uint8_t *pa, const uint8_t *pb) {
-  if (sw == 1)
-    return wasm_i8x16_shuffle(wasm_v128_load64_zero(pa), wasm_v128_load64_zero(pb), 0, 16, 1, 17,
-                              2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-  return wasm_u8x16_make(pa[0], pb[0], pa[sw], pb[sw], pa[2 * sw], pb[2 * sw], pa[3 * sw],
-                         pb[3 * sw], pa[4 * sw], pb[4 * sw], pa[5 * sw], pb[5 * sw], pa[6 * sw],
-                         pb[6 * sw], pa[7 * sw], pb[7 * sw]);
+INLINE v128_t pair8(const uint8_t *pa, const uint8_t *pb) {
+  return wasm_i8x16_shuffle(wasm_v128_load64_zero(pa), wasm_v128_load64_zero(pb), 0, 16, 1, 17, 2,
+                            18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
 }
 
 /* The taps of the plane, paired: where output column 0 of the current row
@@ -83,7 +79,7 @@ INLINE v128_t requant4(v128_t acc, const epilogue *e) {
  * its pair loop, which -O2 -funroll-loops left rolled: 2x slower). */
 #define OUT8_BODY                                                                            \
   {                                                                                          \
-    const v128_t v = pair8(sw, pa[k] + ox * sw, pb[k] + ox * sw);                            \
+    const v128_t v = pair8(pa[k] + ox, pb[k] + ox);                                         \
     a0 = wasm_i32x4_add(a0, wasm_i32x4_dot_i16x8(wasm_u16x8_extend_low_u8x16(v), wv[k]));  \
     a1 = wasm_i32x4_add(a1, wasm_i32x4_dot_i16x8(wasm_u16x8_extend_high_u8x16(v), wv[k])); \
   }
@@ -93,14 +89,14 @@ INLINE v128_t out8_end(v128_t a0, v128_t a1, const epilogue *e) {
   return wasm_v128_xor(wasm_u8x16_narrow_i16x8(h, h), e->flip);
 }
 
-INLINE v128_t out8(size_t sw, size_t np, const uint8_t *const *pa, const uint8_t *const *pb,
+INLINE v128_t out8(size_t np, const uint8_t *const *pa, const uint8_t *const *pb,
                    const v128_t *wv, size_t ox, const epilogue *e) {
   v128_t a0 = e->corr, a1 = a0;
   for (size_t k = 0; k < np; k++) OUT8_BODY
   return out8_end(a0, a1, e);
 }
 
-INLINE v128_t out8_unrolled(size_t sw, size_t np, const uint8_t *const *pa,
+INLINE v128_t out8_unrolled(size_t np, const uint8_t *const *pa,
                             const uint8_t *const *pb, const v128_t *wv, size_t ox,
                             const epilogue *e) {
   v128_t a0 = e->corr, a1 = a0;
@@ -122,30 +118,25 @@ INLINE v128_t out8_unrolled(size_t sw, size_t np, const uint8_t *const *pa,
   const bool narrow_row = out_w < 8;                                                  \
   for (size_t ox = 0; ox < out_w; ox += 8) {                                          \
     const size_t at = narrow_row || ox + 8 <= out_w ? ox : out_w - 8;                 \
-    const v128_t v = OUT(sw, np, pa, pb, wv, at, &e);                                 \
+    const v128_t v = OUT(np, pa, pb, wv, at, &e);                                 \
     wasm_v128_store64_lane(narrow_row ? tmp : yr + at, v, 0);                         \
   }                                                                                   \
   if (narrow_row) memcpy(yr, tmp, out_w);
 
-INLINE void row(size_t sw, size_t np, const plane_taps *t, size_t out_w, const epilogue *in_e,
+INLINE void row(size_t np, const plane_taps *t, size_t out_w, const epilogue *in_e,
                 uint8_t *yr) {
   ROW_BODY(out8)
 }
 
-INLINE void row_unrolled(size_t sw, size_t np, const plane_taps *t, size_t out_w,
+INLINE void row_unrolled(size_t np, const plane_taps *t, size_t out_w,
                          const epilogue *in_e, uint8_t *yr) {
   ROW_BODY(out8_unrolled)
 }
 
-static void row_any(size_t sw, const plane_taps *t, size_t out_w, const epilogue *e,
-                    uint8_t *yr) {
-  if (sw == 1) {
-    if (t->np == 5) row_unrolled(1, 5, t, out_w, e, yr); /* 3x3 */
-    else if (t->np == 13) row_unrolled(1, 13, t, out_w, e, yr); /* 5x5 */
-    else row(1, t->np, t, out_w, e, yr);
-  } else {
-    row(sw, t->np, t, out_w, e, yr);
-  }
+static void row_any(const plane_taps *t, size_t out_w, const epilogue *e, uint8_t *yr) {
+  if (t->np == 5) row_unrolled(5, t, out_w, e, yr); /* 3x3 */
+  else if (t->np == 13) row_unrolled(13, t, out_w, e, yr); /* 5x5 */
+  else row(t->np, t, out_w, e, yr);
 }
 
 /* An input row into a line: the zero point on the left (pad_l bytes) and
@@ -187,7 +178,6 @@ void wnn_qs8_dwconv2d__wasmsimd(const void *x, const int8_t *w, int32_t bias, fl
   /* Stride 2 splits each line into even and odd columns (half_w each; the
    * taps then read stride 1 there); other strides read the line as it is. */
   const bool split = g->stride_w == 2;
-  const size_t sw = split ? 1 : g->stride_w;
   size_t line_w, half_w = 0;
   if (split) {
     half_w = last + span / 2 + 8;
@@ -195,7 +185,7 @@ void wnn_qs8_dwconv2d__wasmsimd(const void *x, const int8_t *w, int32_t bias, fl
     half_w = (half_w + 15) & ~(size_t)15;
     line_w = 2 * half_w;
   } else {
-    line_w = last * sw + span + 1;
+    line_w = last + span + 1;
     if (line_w < g->pad_l + g->in_w) line_w = g->pad_l + g->in_w;
     line_w = (line_w + 15) & ~(size_t)15;
   }
@@ -203,7 +193,7 @@ void wnn_qs8_dwconv2d__wasmsimd(const void *x, const int8_t *w, int32_t bias, fl
    * r % nslots): the rows one output row reads span fewer than nslots, so
    * they never share a slot, and a row stays for the next output rows. */
   const size_t nslots = (g->k_h - 1) * g->dil_h + 1;
-  if (taps == 0 || taps > MAX_TAPS || (nslots + split) * line_w > LINE_BYTES ||
+  if (g->stride_w > 2 || taps == 0 || taps > MAX_TAPS || (nslots + split) * line_w > LINE_BYTES ||
       (int64_t)bias > INT32_MAX - reach || (int64_t)bias < INT32_MIN + reach) {
     wnn_qs8_dwconv2d__scalar(x, w, bias, scale, y, params);
     return;
@@ -260,6 +250,6 @@ void wnn_qs8_dwconv2d__wasmsimd(const void *x, const int8_t *w, int32_t bias, fl
     }
     for (size_t k = 0; k < t.np; k++)
       t.a[k] = rowp[ky_of[2 * k]] + col[2 * k], t.b[k] = rowp[ky_of[2 * k + 1]] + col[2 * k + 1];
-    row_any(sw, &t, g->out_w, &e, yb + oy * g->out_w);
+    row_any(&t, g->out_w, &e, yb + oy * g->out_w);
   }
 }
