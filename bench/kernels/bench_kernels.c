@@ -11,7 +11,7 @@
  *   clang --target=wasm32-wasi -nostdlibinc -isystem /usr/include/wasm32-wasi \
  *       -O3 -msimd128 -ffp-contract=off -Iinclude -Isrc -isystem .deps/include \
  *       bench/kernels/bench_kernels.c src/ops/gemm_driver.c src/ops/select.c \
- *       src/kernels/[fsx]*.c -lm -o /tmp/bench_kernels.wasm
+ *       src/ops/qgemm_driver.c src/kernels/[fqsx]*.c -lm -o /tmp/bench_kernels.wasm
  *   node wasm/run-wasi.mjs /tmp/bench_kernels.wasm
  * (bench/kernels/run-wasm.sh does both steps.)
  *
@@ -516,10 +516,180 @@ static void bench_quant(void) {
   }
 }
 
+/* ------------------------------------------------------------ int8 GEMM */
+
+/* Peak of the int8 GEMM's inner step: 12 independent chains of
+ * acc = acc + dot_i16x8(acc, m) (i32x4.dot_i16x8_s then i32x4.add), 8
+ * multiply-adds = 16 ops per chain and step. */
+#if defined(__wasm_simd128__)
+__attribute__((noinline)) static void peak_dot_steps(v128_t *x, v128_t m) {
+  v128_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5];
+  v128_t x6 = x[6], x7 = x[7], x8 = x[8], x9 = x[9], x10 = x[10], x11 = x[11];
+  for (int s = 0; s < PEAK_STEPS; s++) {
+#define STEP(v) v = wasm_i32x4_add(v, wasm_i32x4_dot_i16x8(v, m))
+    STEP(x0), STEP(x1), STEP(x2), STEP(x3), STEP(x4), STEP(x5);
+    STEP(x6), STEP(x7), STEP(x8), STEP(x9), STEP(x10), STEP(x11);
+#undef STEP
+  }
+  x[0] = x0, x[1] = x1, x[2] = x2, x[3] = x3, x[4] = x4, x[5] = x5;
+  x[6] = x6, x[7] = x7, x[8] = x8, x[9] = x9, x[10] = x10, x[11] = x11;
+}
+
+static void bench_peak_int8(void) {
+  volatile int16_t vm = 3;
+  const v128_t m = wasm_i16x8_splat(vm);
+  v128_t x[12];
+  for (int i = 0; i < 12; i++) x[i] = wasm_i32x4_splat(i);
+  double best = 1e30;
+  for (int rep = 0; rep < 5; rep++) {
+    const double t0 = now_s();
+    for (int c = 0; c < PEAK_CALLS; c++) peak_dot_steps(x, m);
+    const double dt = now_s() - t0;
+    best = dt < best ? dt : best;
+  }
+  printf("{\"kernel\":\"peak dot_i16x8+add simd128\",\"case\":\"12 chains x 4 lanes x 2\","
+         "\"ms\":%.4f,\"gops\":%.3f,\"check\":%d}\n", best * 1e3,
+         16.0 * 12 * PEAK_STEPS * PEAK_CALLS / best * 1e-9, wasm_i32x4_extract_lane(x[5], 0));
+}
+#endif
+
+/* The int8 GEMM's real shapes: MobileNetV2's 1x1 convolutions (conv
+ * orientation, M output channels, K input channels, N pixels) and a
+ * transformer encoder's matmuls (pb orientation, M tokens). GOP/s counts
+ * 2 M N K. Each line: one wnn_kernels setting's kernels through the driver,
+ * the GEMM alone ("gemm") and as the op runs it ("op": packing the input,
+ * the GEMM into int32, the requantize or dequantize epilogue), next to the
+ * f32 GEMM on the same shape. */
+typedef struct qgemm_shape {
+  const char *what;
+  size_t m, n, k;
+  bool pb;
+} qgemm_shape;
+static const qgemm_shape QSHAPES[] = {
+    {"mobilenetv2 1x1 96<-16 112x112", 96, 112 * 112, 16, false},
+    {"mobilenetv2 1x1 144<-24 56x56", 144, 56 * 56, 24, false},
+    {"mobilenetv2 1x1 32<-192 28x28", 32, 28 * 28, 192, false},
+    {"mobilenetv2 1x1 320<-960 7x7", 320, 7 * 7, 960, false},
+    {"encoder matmul 32x128 * 128x512", 32, 512, 128, true},
+    {"encoder matmul 32x512 * 512x128", 32, 128, 512, true},
+};
+
+static int8_t *filled_s8(size_t n) {
+  int8_t *p = malloc(n ? n : 1);
+  uint32_t s = 7u;
+  for (size_t i = 0; i < n; i++) s = s * 1664525u + 1013904223u, p[i] = (int8_t)(s >> 24);
+  return p;
+}
+
+static void bench_qgemm_shape(const qgemm_shape *s, const char *name,
+                              const wnn_qs8_gemm_config *g) {
+  const size_t m = s->m, n = s->n, k = s->k, kp = (k + 1) / 2;
+  const double ops = 2.0 * (double)m * (double)n * (double)k;
+  int32_t *c = malloc(m * n * sizeof *c), *init = malloc(m * sizeof *init);
+  for (size_t i = 0; i < m; i++) init[i] = (int32_t)i;
+  char label[96];
+  if (!s->pb) {
+    /* A: weights m x k int8; B: the packed input (K-pairs of n pixels). */
+    int8_t *a = filled_s8(m * k);
+    uint8_t *x = (uint8_t *)filled_s8(k * n), *y = malloc(m * n);
+    int16_t *b = malloc(kp * 2 * n * sizeof *b);
+    float *scale = filled(m);
+    const wnn_q8_pack_params pp = {.zero_point = 117, .s8 = false};
+    const wnn_qs32_requant_params rq = {.zero_point = 3.0f, .lo = 0.0f, .hi = 255.0f, .s8 = false};
+    g->packk(k, n, x, n, b, 2 * n, &pp);
+    snprintf(label, sizeof label, "qs8_gemm %s (gemm)", name);
+    TIME_CASE(label, s->what, ops, "gops",
+              wnn_qs8_gemm(g, m, n, k, a, k, b, 2 * n, init, c, n));
+    snprintf(label, sizeof label, "qs8_gemm %s (op: pack+gemm+requant)", name);
+    TIME_CASE(label, s->what, ops, "gops", {
+      g->packk(k, n, x, n, b, 2 * n, &pp);
+      wnn_qs8_gemm(g, m, n, k, a, k, b, 2 * n, init, c, n);
+      g->requant(m, n, c, n, scale, y, n, &rq);
+    });
+    free(a), free(x), free(y), free(b), free(scale);
+  } else {
+    /* A: activations m x k (float for the op line), B: int8 weights packed. */
+    int16_t *a = malloc(m * 2 * kp * sizeof *a);
+    int8_t *b = filled_s8(kp * 2 * n);
+    float *af = filled(m * k), *scale = filled(n), *bias = filled(n), *y = filled(m * n);
+    g->f32_packrows(m, k, af, k, a, 2 * kp, 0.01f, 128.0f);
+    snprintf(label, sizeof label, "qs8_gemm_pb %s (gemm)", name);
+    TIME_CASE(label, s->what, ops, "gops",
+              wnn_qs8_gemm_pb(g, m, n, k, a, 2 * kp, b, 2 * n, NULL, c, n));
+    snprintf(label, sizeof label, "qs8_gemm_pb %s (op: pack+gemm+dequant)", name);
+    TIME_CASE(label, s->what, ops, "gops", {
+      g->f32_packrows(m, k, af, k, a, 2 * kp, 0.01f, 128.0f);
+      wnn_qs8_gemm_pb(g, m, n, k, a, 2 * kp, b, 2 * n, NULL, c, n);
+      g->dequant(m, n, c, n, scale, bias, y, n);
+    });
+    free(a), free(b), free(af), free(scale), free(bias), free(y);
+  }
+  free(c), free(init);
+}
+
+/* Every SIMD128 tile of kernels.inc alone (through the driver), to choose
+ * MR x NR, then the f32 GEMM on the same shapes. */
+static void bench_qgemm(void) {
+#if defined(__wasm_simd128__)
+  bench_peak_int8();
+#endif
+  static const struct { const char *name; wnn_kernels kernels; } SETS[] = {
+      {"scalar", WNN_KERNELS_SCALAR},
+#if defined(__wasm_simd128__)
+      {"wasmsimd", WNN_KERNELS_AUTO},
+#endif
+  };
+  for (size_t i = 0; i < sizeof QSHAPES / sizeof QSHAPES[0]; i++) {
+    const qgemm_shape *s = &QSHAPES[i];
+    for (size_t d = 0; d < sizeof SETS / sizeof SETS[0]; d++) {
+      const wnn_qs8_gemm_config g = wnn_select_qs8_gemm(SETS[d].kernels);
+      bench_qgemm_shape(s, SETS[d].name, &g);
+    }
+#if defined(__wasm_simd128__)
+    /* The other tiles of the list. */
+    {
+      wnn_qs8_gemm_config g = wnn_select_qs8_gemm(WNN_KERNELS_AUTO);
+      const size_t m = s->m, n = s->n, k = s->k, kp = (k + 1) / 2;
+      const double ops = 2.0 * (double)m * (double)n * (double)k;
+      int32_t *c = malloc(m * n * sizeof *c);
+      int8_t *a8 = filled_s8(m * k), *b8 = filled_s8(kp * 2 * n);
+      int16_t *a16 = malloc(m * 2 * kp * 2), *b16 = malloc(kp * 2 * n * 2);
+      for (size_t q = 0; q < m * 2 * kp; q++) a16[q] = (int16_t)(q % 511) - 255;
+      for (size_t q = 0; q < kp * 2 * n; q++) b16[q] = (int16_t)(q % 509) - 254;
+      if (!s->pb) {
+#define WNN_QS8_GEMM(name, isa, mr, nr) WNN_IF_ISA(isa, {                               \
+        g.conv = name, g.conv_mr = mr, g.conv_nr = nr;                                    \
+        TIME_CASE(#name " (gemm)", s->what, ops, "gops",                                  \
+                  wnn_qs8_gemm(&g, m, n, k, a8, k, b16, 2 * n, NULL, c, n)); })
+#include "kernels/kernels.inc"
+      } else {
+#define WNN_QS8_GEMM_PB(name, isa, mr, nr) WNN_IF_ISA(isa, {                            \
+        g.pb = name, g.pb_mr = mr, g.pb_nr = nr;                                          \
+        TIME_CASE(#name " (gemm)", s->what, ops, "gops",                                  \
+                  wnn_qs8_gemm_pb(&g, m, n, k, a16, 2 * kp, b8, 2 * n, NULL, c, n)); })
+#include "kernels/kernels.inc"
+      }
+      free(c), free(a8), free(b8), free(a16), free(b16);
+    }
+#endif
+    /* The f32 GEMM on the same shape (B row-major k x n). */
+    for (size_t d = 0; d < NUM_GEMMS; d++) {
+      const wnn_f32_gemm_config g = wnn_select_f32_gemm(GEMMS[d].kernels);
+      float *a = filled(s->m * s->k), *b = filled(s->k * s->n), *c = filled(s->m * s->n);
+      const wnn_f32_gemm_params p = {1.0f, 0.0f, -INFINITY, INFINITY};
+      const double flops = 2.0 * (double)s->m * (double)s->n * (double)s->k;
+      TIME_CASE(GEMMS[d].name, s->what, flops, "gflops",
+                wnn_f32_gemm(&g, s->m, s->n, s->k, a, s->k, 1, b, s->n, 1, NULL, c, s->n, &p));
+      free(a), free(b), free(c);
+    }
+  }
+}
+
 /* With an argument, only that part (after the peaks): gemm, conv, elementwise,
- * windows, layout (layernorm, transpose, repeat), cvt (float16 <-> float32) or
- * firstconv (im2col + GEMM on first layers) or quant (the int8 element-wise
- * and depthwise kernels); without, all of them. */
+ * windows, layout (layernorm, transpose, repeat), cvt (float16 <-> float32),
+ * firstconv (im2col + GEMM on first layers), quant (the int8 element-wise and
+ * depthwise kernels) or qgemm (the int8 GEMM and its peak); without, all of
+ * them. */
 static bool part(int argc, char **argv, const char *name) {
   return argc < 2 || !strcmp(argv[1], name);
 }
@@ -548,5 +718,6 @@ int main(int argc, char **argv) {
   if (part(argc, argv, "cvt")) bench_cvt_f16();
   if (part(argc, argv, "firstconv")) bench_first_layers();
   if (part(argc, argv, "quant")) bench_quant();
+  if (part(argc, argv, "qgemm")) bench_qgemm();
   return 0;
 }

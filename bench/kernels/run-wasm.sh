@@ -13,7 +13,7 @@ simd=-msimd128
 clang --target=wasm32-wasi -nostdlibinc -isystem /usr/include/wasm32-wasi \
   -O3 $simd -ffp-contract=off -std=c11 -Iinclude -Isrc -isystem .deps/include \
   -Wl,-z,stack-size=1048576 \
-  bench/kernels/bench_kernels.c src/ops/gemm_driver.c src/ops/select.c \
+  bench/kernels/bench_kernels.c src/ops/gemm_driver.c src/ops/qgemm_driver.c src/ops/select.c \
   $(ls src/kernels/[fqsx]*_*.c | grep -v __wasmsimd) \
   $([ -n "$simd" ] && ls src/kernels/[fqsx]*_*__wasmsimd.c) -lm -o "$out"
 # --no-liftoff: V8 compiles with its optimizing tier from the start, so short

@@ -801,16 +801,17 @@ static void convert_warn(void *ctx, const char *msg) {
 }
 
 /* Ends the report: {"warnings": [...], "ok": ..., "status": N, "status_name":
- * "WNN_...", "unsupported": ..., "message": "...", "nodes": N}. The status is
+ * "WNN_...", "unsupported": ..., "message": "...", "nodes": N, "quant_rewrites": N}.
+ * The status is
  * the C library's wnn_status number (include/wnn.h). Returns rc, or
  * EXIT_FAIL when the report cannot be written. */
 static int convert_report_end(convert_report *r, const char *path, int rc, wnn_status st,
-                              const char *msg, bool unsupported, int nodes) {
+                              const char *msg, bool unsupported, int nodes, int quant_rewrites) {
   if (!r->f) return rc;
   fprintf(r->f, "],\"ok\":%s,\"status\":%d,\"unsupported\":%s,\"message\":", rc ? "false" : "true",
           (int)st, unsupported ? "true" : "false");
   json_string(r->f, msg);
-  fprintf(r->f, ",\"nodes\":%d}\n", nodes);
+  fprintf(r->f, ",\"nodes\":%d,\"quant_rewrites\":%d}\n", nodes, quant_rewrites);
   const bool bad = ferror(r->f) != 0;
   if (fclose(r->f) != 0 || bad) {
     r->f = NULL;
@@ -837,7 +838,7 @@ static int cmd_convert(int argc, char **argv) {
   /* --default-shape and --max-shape (run-time shapes) */
   const char *default_specs[MAX_SHAPE_SPECS], *max_specs[MAX_SHAPE_SPECS];
   int num_defaults = 0, num_maxes = 0;
-  bool fix_dims = false;
+  bool fix_dims = false, no_quant_rewrites = false;
   const char *const_specs[MAX_SHAPE_SPECS];
   int num_consts = 0;
   size_t max_memory = 0;
@@ -846,6 +847,10 @@ static int cmd_convert(int argc, char **argv) {
     const char *value = NULL;
     if (!strcmp(arg, "--fix-dims")) {
       fix_dims = true;
+      continue;
+    }
+    if (!strcmp(arg, "--no-quant-rewrites")) {
+      no_quant_rewrites = true;
       continue;
     }
     if (!strcmp(arg, "-o") || !strcmp(arg, "--output") || !strcmp(arg, "--shape") ||
@@ -909,6 +914,7 @@ static int cmd_convert(int argc, char **argv) {
   (void)default_specs;
   (void)max_specs;
   (void)fix_dims;
+  (void)no_quant_rewrites;
   (void)max_memory;
   (void)const_specs;
   fputs("wnn: convert: this command has no ONNX importer (dist/wnn-wasi.wasm runs models only):\n"
@@ -978,6 +984,7 @@ static int cmd_convert(int argc, char **argv) {
   opt.max_shapes = maxes;
   opt.num_max_shapes = num_maxes;
   opt.fix_dims = fix_dims;
+  opt.no_quant_rewrites = no_quant_rewrites;
   opt.base_dir = dir;
   opt.warn = convert_warn;
   opt.warn_ctx = &report;
@@ -989,6 +996,7 @@ static int cmd_convert(int argc, char **argv) {
   wnn_import_result res;
   res.unsupported = false;
   res.num_nodes = 0;
+  res.num_quant_rewrites = 0;
   if (!rc) {
     st = wnn_import_onnx(data, size, &opt, &res);
     if (st != WNN_OK) {
@@ -1003,7 +1011,8 @@ static int cmd_convert(int argc, char **argv) {
       free(res.artifact);
     }
   }
-  rc = convert_report_end(&report, report_path, rc, st, msg, rc == EXIT_UNSUPPORTED, rc ? 0 : res.num_nodes);
+  rc = convert_report_end(&report, report_path, rc, st, msg, rc == EXIT_UNSUPPORTED, rc ? 0 : res.num_nodes,
+                          rc ? 0 : res.num_quant_rewrites);
   free(data);
   free_shape_names(shapes, num_shapes);
   free_shape_names(defaults, num_defaults);

@@ -16,7 +16,8 @@
 #define DOMAIN "com.microsoft"
 
 static const char *const handled[] = {"Attention", "SkipLayerNormalization",
-                                      "EmbedLayerNormalization", "FastGelu", NULL};
+                                      "EmbedLayerNormalization", "FastGelu",
+                                      "DynamicQuantizeMatMul", NULL};
 
 bool wnn_contrib_handles(const char *domain, const char *op_type) {
   if (!domain || !op_type || strcmp(domain, DOMAIN)) return false;
@@ -34,6 +35,10 @@ typedef struct rw {
 } rw;
 
 static wnn_ir_node *self(const rw *r) { return &r->g->nodes[r->id]; }
+
+static wnn_status oom_graph(wnn_ir_graph *g) {
+  return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+}
 
 static wnn_status oom(rw *r) { return wnn_ir_fail(r->g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory"); }
 
@@ -705,6 +710,15 @@ wnn_status wnn_contrib_rewrite(wnn_ir_graph *g, int id, bool *replaced) {
   *replaced = false;
   const wnn_ir_node *n = &g->nodes[id];
   if (n->dead || !wnn_contrib_handles(n->domain, n->op_type)) return WNN_OK;
+  if (!strcmp(n->op_type, "DynamicQuantizeMatMul")) {
+    /* The runtime has this one, with com.microsoft's semantics: the node
+     * stays as it is, in the default domain. */
+    char *domain = wnn_ir_strdup("");
+    if (!domain) return oom_graph(g);
+    free(g->nodes[id].domain);
+    g->nodes[id].domain = domain;
+    return WNN_OK;
+  }
   rw r = {g, id, 0};
   wnn_status st;
   if (!strcmp(n->op_type, "Attention")) st = attention(&r);

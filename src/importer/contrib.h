@@ -2,8 +2,10 @@
  * ONNX Runtime's com.microsoft contrib ops, rewritten into default-domain ONNX
  * nodes that the runtime implements (docs/importer.md, "com.microsoft contrib
  * ops"): Attention, SkipLayerNormalization, EmbedLayerNormalization and
- * FastGelu. The runtime itself has no contrib op; a transformer exported with
- * ORT's fusions converts into MatMul, Softmax, LayerNormalization, Gelu, ...
+ * FastGelu. A transformer exported with ORT's fusions converts into MatMul,
+ * Softmax, LayerNormalization, Gelu, ... DynamicQuantizeMatMul is the one
+ * contrib op the runtime has (docs/quantization.md): it only moves to the
+ * default domain.
  */
 #ifndef WNN_IMPORTER_CONTRIB_H
 #define WNN_IMPORTER_CONTRIB_H

@@ -1,6 +1,6 @@
 /* The ONNX importer's driver (importer.h): read, one forward sweep (If
  * inlining, shape rewrites, BatchNormalization folding, inference, constant
- * folding), then activation fusion, dead-code elimination and emission; all
+ * folding), then the quantized rewrites, activation fusion, dead-code elimination and emission; all
  * of it again when a branch of a run-time If must be left out. */
 #include "importer/importer.h"
 
@@ -121,7 +121,9 @@ static wnn_status refuse_frozen_rewrite(wnn_ir_graph *g, int id) {
   bool shape, data;
   dynamic_inputs(g, n, &shape, &data);
   if (!shape && !data) return WNN_OK;
-  const bool contrib = !strcmp(n->domain, "com.microsoft");
+  /* (DynamicQuantizeMatMul is not rewritten: the runtime has it.) */
+  const bool contrib =
+      !strcmp(n->domain, "com.microsoft") && strcmp(n->op_type, "DynamicQuantizeMatMul") != 0;
   const bool old_softmax = g->opset < 13 && !n->rewritten &&
                            (!strcmp(n->op_type, "Softmax") || !strcmp(n->op_type, "LogSoftmax") ||
                             !strcmp(n->op_type, "Hardmax"));
@@ -250,6 +252,15 @@ static wnn_status attempt(wnn_ir_graph *g, const void *data, size_t size,
   if (!st) {
     int n;
     wnn_pass_dce(g, &n);
+    /* Before fusion: it reads Relu and Clip between a Conv and its
+     * QuantizeLinear as they are in the file. */
+    if (!opt || !opt->no_quant_rewrites) {
+      st = wnn_pass_qdq(g, &result->num_quant_rewrites);
+      if (!st) wnn_pass_dce(g, &n);
+    }
+  }
+  if (!st) {
+    int n;
     st = wnn_pass_fuse(g, &n);
   }
   if (!st) {

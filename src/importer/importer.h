@@ -65,6 +65,11 @@ typedef struct wnn_import_options {
   const wnn_import_shape *max_shapes;
   int num_max_shapes;
   bool fix_dims;
+  /* Leaves quantized patterns as they are (docs/quantization.md): QDQ Conv,
+   * MatMul and Gemm run in float between QuantizeLinear and
+   * DequantizeLinear, the dynamic chain as its ONNX ops, QLinearMatMul's B
+   * unpacked. For comparisons and debugging. */
+  bool no_quant_rewrites;
 } wnn_import_options;
 
 #define WNN_IMPORT_DEFAULT_MAX_MEMORY ((size_t)4 << 30)
@@ -78,6 +83,9 @@ typedef struct wnn_import_result {
   char msg[1024];
   bool unsupported;
   int num_nodes;                  /* nodes in the artifact */
+  /* Quantized patterns rewritten into integer ops, and QLinearMatMul /
+   * DynamicQuantizeMatMul weights packed (docs/quantization.md). */
+  int num_quant_rewrites;
 } wnn_import_result;
 
 /* Converts the ONNX model in data[size]. On success result->artifact holds

@@ -4,14 +4,15 @@
  *   pass_infer.c  shape and dtype inference: the runtime op's own prepare
  *   pass_fold.c   constant folding: the runtime op's own prepare and run
  *   pass_bn.c     BatchNormalization folded into the Conv or Gemm before it
+ *   pass_qdq.c    quantized patterns (QDQ, dynamic) to integer ops, packed weights
  *   pass_fuse.c   activation fusion into Conv and Gemm ("activation" attribute)
  *   pass_s2d.c    space-to-depth (YOLO's Focus) folded into the Conv after it
  *   pass_dce.c    dead-code elimination
  *   emit.c        the builder: the artifact
  *
  * importer.c runs them: one forward sweep over the nodes (legacy rewrites that
- * need shapes, BatchNormalization folding, inference, folding), then fusion,
- * dead-code elimination and emission.
+ * need shapes, BatchNormalization folding, inference, folding), then the
+ * quantized rewrites, fusion, dead-code elimination and emission.
  */
 #ifndef WNN_IMPORTER_PASSES_H
 #define WNN_IMPORTER_PASSES_H
@@ -38,6 +39,17 @@ wnn_status wnn_pass_fold_node(wnn_ir_graph *g, int id, const void *params, size_
  * a constant, rewrites that Conv's weights and bias, moves its output to the
  * BN's output and kills the BN. *folded says whether it did. */
 wnn_status wnn_pass_bn_fold_node(wnn_ir_graph *g, int id, bool *folded);
+
+/* Rewrites quantized patterns into integer ops (docs/quantization.md): QDQ
+ * Conv [-> Relu | Clip] -> QLinearConv, QDQ MatMul and Gemm (no C) ->
+ * QLinearMatMul with B packed, the dynamic quantization chain ->
+ * DynamicQuantizeMatMul with B packed, and packs the constant B of
+ * QLinearMatMul and DynamicQuantizeMatMul nodes. Runs after the sweep (weights
+ * folded to float constants are traced back through the dead
+ * DequantizeLinear that wrote them) and before activation fusion. A rewrite
+ * the runtime's prepare refuses is not made. Frees weights nothing reads any
+ * more. *rewritten counts rewrites. */
+wnn_status wnn_pass_qdq(wnn_ir_graph *g, int *rewritten);
 
 /* Fuses every Relu, Clip (constant bounds), Sigmoid, HardSigmoid, HardSwish
  * and LeakyRelu whose input is a live Conv or Gemm output with no other reader

@@ -158,6 +158,103 @@ typedef void wnn_f32_act_ukernel(size_t rows, size_t n, float *y, size_t y_rs,
  * divides 16). y need not be aligned. */
 typedef void wnn_xx_fill_ukernel(size_t nbytes, const uint8_t *pattern, uint8_t *y);
 
+/* --------------------------------------------------------------- int8 GEMM */
+
+/* The int8 GEMM of the quantized ops (docs/quantization.md, "Kernels"): int32
+ * C = init + A B with both operands as int16 pairs along k, so that one
+ * i32x4.dot_i16x8_s does 8 multiply-adds. A packed matrix of K-pairs holds
+ * element (k, j) at p[(k / 2) * rs + 2 * j + k % 2], and 0 in slot 1 of the
+ * last pair when K is odd. Arithmetic is int32 and wraps (two's complement);
+ * the ops keep K small enough that it never does (|a b| <= 255 * 128).
+ *
+ * Conv orientation (QLinearConv, ConvInteger: C[output channel][pixel]):
+ *   c[i * c_rs + j] = init[i] + sum_{k < kc} a[i * a_rs + k] * B(k, j)
+ * for i < mr, j < nc; A int8 rows (the weights as ONNX lays them out; when kc
+ * is odd a[i * a_rs + kc] is not read), B int16 K-pairs at row stride b_rs
+ * (>= 2 nc elements). init may be NULL (0).
+ *
+ * "pb" orientation (QLinearMatMul, MatMulInteger, DynamicQuantizeMatMul:
+ * C[row of A][column of B], B the packed int8 weights):
+ *   c[i * c_rs + j] = init[i] + sum_{k < kc} a[i * a_rs + k] * B(k, j)
+ * A int16 rows with kc rounded up to even (the pad element is 0 and is read),
+ * B int8 K-pairs at row stride b_rs bytes (>= 2 nc).
+ *
+ * A variant named ..._MRxNR computes at most MR rows (1 <= mr <= MR) and any
+ * nc >= 1 in MR x NR register tiles; kc >= 1. The whole-matrix drivers are in
+ * src/ops/qgemm_driver.c. */
+typedef void wnn_qs8_gemm_ukernel(size_t mr, size_t nc, size_t kc, const int8_t *a, size_t a_rs,
+                                  const int16_t *b, size_t b_rs, const int32_t *init, int32_t *c,
+                                  size_t c_rs);
+typedef void wnn_qs8_gemm_pb_ukernel(size_t mr, size_t nc, size_t kc, const int16_t *a,
+                                     size_t a_rs, const int8_t *b, size_t b_rs,
+                                     const int32_t *init, int32_t *c, size_t c_rs);
+
+/* How packing reads 8-bit values: x - zero_point, x as int8 when s8, else as
+ * uint8 (the result is in [-255, 255]). */
+typedef struct wnn_q8_pack_params {
+  int32_t zero_point;
+  bool s8;
+} wnn_q8_pack_params;
+
+/* k rows of n 8-bit values (row r at x + r * x_rs) into int16 K-pairs:
+ * y[(r / 2) * y_rs + 2 * j + r % 2] = x[r][j] - zero_point, and 0 in slot 1
+ * of the last pair when k is odd (a 1x1 convolution's input: rows = input
+ * channels, columns = pixels). y_rs >= 2 n. */
+typedef void wnn_q8_packk_ukernel(size_t k, size_t n, const uint8_t *x, size_t x_rs, int16_t *y,
+                                  size_t y_rs, const wnn_q8_pack_params *p);
+
+/* `rows` rows of k 8-bit values into int16 rows with k rounded up to even:
+ * y[i * y_rs + c] = x[i * x_rs + c] - zero_point for c < k, and
+ * y[i * y_rs + k] = 0 when k is odd (the A side of the pb orientation). */
+typedef void wnn_q8_packrows_ukernel(size_t rows, size_t k, const uint8_t *x, size_t x_rs,
+                                     int16_t *y, size_t y_rs, const wnn_q8_pack_params *p);
+
+/* k rows of n int8 into int8 K-pairs, unchanged:
+ * y[(r / 2) * y_rs + 2 * j + r % 2] = x[r * x_rs + j], 0 in slot 1 of the last
+ * pair when k is odd (the pb orientation's B when it is not a constant). */
+typedef void wnn_s8_packk_ukernel(size_t k, size_t n, const int8_t *x, size_t x_rs, int8_t *y,
+                                  size_t y_rs);
+
+/* The im2col of a convolution's `channels` planes of 8-bit x (channels x in_h
+ * x in_w), pixels [p0, p0 + np) (numbered oy * out_w + ox), as int16 K-pairs
+ * minus the zero point: row r = (c * k_h + ky) * k_w + kx, column j,
+ * y[(r / 2) * 2 np + 2 j + r % 2]; window taps in the padding are 0 (the zero
+ * point, subtracted), as is slot 1 of the last pair when K is odd. */
+typedef void wnn_q8_im2col_ukernel(size_t channels, const uint8_t *x, size_t p0, size_t np,
+                                   int16_t *y, const wnn_window2d *win,
+                                   const wnn_q8_pack_params *p);
+
+/* Float rows quantized as DynamicQuantizeLinear does with the given scale and
+ * zero point, then packed as int16 rows minus the zero point (the pb
+ * orientation's A):
+ *   q = scale > 0 ? clamp(nearbyintf(x / scale) + zero_point, 0, 255) : 0
+ * (by comparisons, NaN -> 0), y[i * y_rs + c] = q - zero_point for c < k,
+ * y[i * y_rs + k] = 0 when k is odd. */
+typedef void wnn_f32_qpackrows_ukernel(size_t rows, size_t k, const float *x, size_t x_rs,
+                                       int16_t *y, size_t y_rs, float scale, float zero_point);
+
+/* Requantization of int32 rows to 8 bits, one scale per row (s = scale[i];
+ * QLinearConv's output channels) or per column (s = scale[j], with
+ * per_column; QLinearMatMul's columns):
+ *   v = nearbyintf((float)acc[i][j] * s) + zero_point,
+ *   v = v > lo ? v : lo, v = v < hi ? v : hi        (NaN -> lo)
+ * stored as int8 (s8) or uint8 at y + i * y_rs + j; lo and hi are whole
+ * numbers inside the type's range (a fused Relu or Clip narrows them). */
+typedef struct wnn_qs32_requant_params {
+  float zero_point, lo, hi;
+  bool s8;
+  bool per_column;
+} wnn_qs32_requant_params;
+typedef void wnn_qs32_requant_ukernel(size_t rows, size_t n, const int32_t *acc, size_t acc_rs,
+                                      const float *scale, void *y, size_t y_rs,
+                                      const wnn_qs32_requant_params *p);
+
+/* Dequantization of int32 rows to float, one scale (and bias) per column:
+ *   y[i * y_rs + j] = (float)acc[i * acc_rs + j] * scale[j] + bias[j]
+ * (without the add when bias is NULL). */
+typedef void wnn_qs32_dequant_ukernel(size_t rows, size_t n, const int32_t *acc, size_t acc_rs,
+                                      const float *scale, const float *bias, float *y,
+                                      size_t y_rs);
 /* ------------------------------------------------------- quantization (int8) */
 
 /* QuantizeLinear (and DynamicQuantizeLinear's last step, uint8):
@@ -227,6 +324,15 @@ typedef void wnn_qs8_dwconv_ukernel(const void *x, const int8_t *w, int32_t bias
 #define WNN_F32_GAVGPOOL(name, isa) wnn_f32_gavgpool_ukernel name;
 #define WNN_F32_SOFTMAX(name, isa) wnn_f32_softmax_ukernel name;
 #define WNN_XX_FILL(name, isa) wnn_xx_fill_ukernel name;
+#define WNN_QS8_GEMM(name, isa, mr, nr) wnn_qs8_gemm_ukernel name;
+#define WNN_QS8_GEMM_PB(name, isa, mr, nr) wnn_qs8_gemm_pb_ukernel name;
+#define WNN_Q8_PACKK(name, isa) wnn_q8_packk_ukernel name;
+#define WNN_Q8_PACKROWS(name, isa) wnn_q8_packrows_ukernel name;
+#define WNN_S8_PACKK(name, isa) wnn_s8_packk_ukernel name;
+#define WNN_Q8_IM2COL(name, isa) wnn_q8_im2col_ukernel name;
+#define WNN_F32_QPACKROWS(name, isa) wnn_f32_qpackrows_ukernel name;
+#define WNN_QS32_REQUANT(name, isa) wnn_qs32_requant_ukernel name;
+#define WNN_QS32_DEQUANT(name, isa) wnn_qs32_dequant_ukernel name;
 #define WNN_F32_QU8_VCVT(name, isa) wnn_f32_qu8_vcvt_ukernel name;
 #define WNN_F32_QS8_VCVT(name, isa) wnn_f32_qs8_vcvt_ukernel name;
 #define WNN_QU8_F32_VCVT(name, isa) wnn_qu8_f32_vcvt_ukernel name;

@@ -36,6 +36,36 @@ void wnn_f32_gemm(const wnn_f32_gemm_config *g, size_t m, size_t n, size_t k, co
                   size_t a_rs, size_t a_cs, const float *b, size_t b_rs, size_t b_cs,
                   const float *bias, float *c, size_t c_rs, const wnn_f32_gemm_params *params);
 
+/* ------------------------------------------------------------- int8 GEMM */
+
+/* The int8 GEMM's kernels a node uses (kernels.h, "int8 GEMM"), chosen once
+ * at prepare (wnn_select_qs8_gemm): the two orientations with their register
+ * tiles, the packing kernels and the epilogues. */
+typedef struct wnn_qs8_gemm_config {
+  wnn_qs8_gemm_ukernel *conv;
+  wnn_qs8_gemm_pb_ukernel *pb;
+  uint8_t conv_mr, conv_nr, pb_mr, pb_nr;
+  wnn_q8_packk_ukernel *packk;
+  wnn_q8_packrows_ukernel *packrows;
+  wnn_s8_packk_ukernel *s8_packk;
+  wnn_q8_im2col_ukernel *im2col;
+  wnn_f32_qpackrows_ukernel *f32_packrows;
+  wnn_qs32_requant_ukernel *requant;
+  wnn_qs32_dequant_ukernel *dequant;
+} wnn_qs8_gemm_config;
+
+/* c = init + A B over a whole m x n int32 matrix (any k) in row panels of
+ * g's kernels (src/ops/qgemm_driver.c): wnn_qs8_gemm in the conv orientation
+ * (int8 A rows, int16 K-pairs B at row stride b_rs elements), wnn_qs8_gemm_pb
+ * in the pb orientation (int16 A rows of k rounded up to even, int8 K-pairs
+ * B at row stride b_rs bytes). init (per row) may be NULL. */
+void wnn_qs8_gemm(const wnn_qs8_gemm_config *g, size_t m, size_t n, size_t k, const int8_t *a,
+                  size_t a_rs, const int16_t *b, size_t b_rs, const int32_t *init, int32_t *c,
+                  size_t c_rs);
+void wnn_qs8_gemm_pb(const wnn_qs8_gemm_config *g, size_t m, size_t n, size_t k, const int16_t *a,
+                     size_t a_rs, const int8_t *b, size_t b_rs, const int32_t *init, int32_t *c,
+                     size_t c_rs);
+
 /* ------------------------------------------------------------ op params */
 
 /* Conv. 1-D convolutions run as 2-D ones of height 1. The GEMM methods work
@@ -188,6 +218,7 @@ wnn_window2d wnn_window_to_2d(const wnn_window_spec *spec);
 /* The fastest variant of a family that the build and `kernels` allow (see
  * kernels.inc). Never NULL for a family and operation the list has. */
 wnn_f32_gemm_config wnn_select_f32_gemm(wnn_kernels kernels);
+wnn_qs8_gemm_config wnn_select_qs8_gemm(wnn_kernels kernels);
 wnn_f32_im2col_ukernel *wnn_select_f32_im2col(wnn_kernels kernels);
 wnn_f32_im2col_tile_ukernel *wnn_select_f32_im2col_tile(wnn_kernels kernels);
 wnn_f32_act_ukernel *wnn_select_f32_act(wnn_kernels kernels);

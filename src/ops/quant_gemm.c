@@ -124,6 +124,40 @@ static wnn_status qlinear_out(wnn_prepare_ctx *ctx, const char *op, const signed
   return check_scalar(ctx, op, in, WNN_Q_YSCALE, "y_scale", WNN_DTYPE_F32);
 }
 
+/* ------------------------------------------------ the int8 GEMM paths */
+
+/* The fast paths run the int8 GEMM (kernels/kernels.h, "int8 GEMM";
+ * src/ops/qgemm_driver.c) when the weights are int8 with zero point 0 (the
+ * quantizers' symmetric weights): the activations are packed as int16 minus
+ * their zero point, the GEMM sums in int32, and an epilogue requantizes or
+ * dequantizes with the plain loops' float operations in their order, so the
+ * results are the plain loops' bits. Everything else runs the plain loops.
+ * A product (x - x_zp) * w is at most 255 * 128 in magnitude; where the
+ * plain loop requantizes a 64-bit sum, the path is taken only when K such
+ * products and the bias cannot leave int32 (elsewhere int32 wraps in both). */
+enum { QGEMM_MAX_PRODUCT = 255 * 128, QCONV_TILE_BYTES = 256 * 1024 };
+
+/* Whether zero point input in[slot] is omitted or a constant of zeros. */
+static bool zero_point_is_zero(const wnn_prepare_ctx *ctx, const signed char *in, int slot) {
+  const int i = in[slot];
+  if (i < 0 || i >= ctx->num_inputs || !wnn_has_input(ctx, i)) return true;
+  const wnn_tdesc *t = &ctx->inputs[i];
+  if (!t->data) return false;
+  const int64_t n = wnn_shape_numel(t->ndim, t->dims);
+  for (int64_t e = 0; e < n; e++)
+    if (((const uint8_t *)t->data)[e] != 0) return false; /* uint8 or int8: 0 is a zero byte */
+  return true;
+}
+
+/* Appends a piece of `bytes` (rounded up to 16) to the scratch; false when
+ * the total passes what this target can address comfortably. */
+static bool scratch_piece(uint64_t *total, uint64_t bytes, size_t *offset) {
+  if (bytes > (uint64_t)INT32_MAX || *total > (uint64_t)INT32_MAX) return false;
+  *offset = (size_t)*total;
+  *total += (bytes + 15) / 16 * 16;
+  return *total <= (uint64_t)INT32_MAX && *total <= (uint64_t)SIZE_MAX / 2;
+}
+
 /* -------------------------------------------------- MatMul, quantized */
 
 typedef enum { QMM_INTEGER, QMM_QLINEAR, QMM_DYNAMIC } qmm_kind;
@@ -141,6 +175,85 @@ static wnn_status packed_b_prepare(wnn_prepare_ctx *ctx, const char *op, int bi,
     return wnn_op_fail(ctx, WNN_ERR_UNSUPPORTED,
                        "%s: b_packed = 1 needs input %d (B) to be a constant", op, bi);
   b_dims[0] = (int64_t)k, b_dims[1] = b->dims[1];
+  return WNN_OK;
+}
+
+/* The int8 GEMM path of the matmuls: int8 B with zero point 0 (packed by the
+ * importer, or packed here per batch), A packed as int16 rows. */
+static void qmatmul_fast_prepare(wnn_prepare_ctx *ctx, wnn_qmatmul_params *p, qmm_kind kind) {
+  p->fast = false;
+  if (p->b_dtype != WNN_DTYPE_I8 || !zero_point_is_zero(ctx, p->in, WNN_Q_BZP)) return;
+  if (!p->m || !p->n || !p->k) return;
+  /* QLinearMatMul requantizes the 64-bit sum: it must fit int32 */
+  if (kind == QMM_QLINEAR && (uint64_t)p->k * QGEMM_MAX_PRODUCT > (uint64_t)INT32_MAX) return;
+  const uint64_t m = p->m, n = p->n, kp = (p->k + 1) / 2;
+  uint64_t total = 0;
+  if (!scratch_piece(&total, m * kp * 4, &p->s_a)) return;
+  if (!p->b_packed && !scratch_piece(&total, kp * 2 * n, &p->s_b)) return;
+  if (kind != QMM_INTEGER &&
+      (!scratch_piece(&total, m * n * 4, &p->s_acc) || !scratch_piece(&total, n * 4, &p->s_mult)))
+    return;
+  p->gemm = wnn_select_qs8_gemm(ctx->kernels);
+  p->fast = true;
+  ctx->scratch_bytes = (size_t)total;
+}
+
+static wnn_status qmatmul_fast_run(const wnn_run_ctx *ctx) {
+  const wnn_qmatmul_params *p = ctx->params;
+  const wnn_qs8_gemm_config *g = &p->gemm;
+  const size_t m = p->m, n = p->n, k = p->k, kp = (k + 1) / 2;
+  const wnn_tensor *at = &ctx->inputs[p->in[WNN_Q_A]];
+  const void *a = at->data, *b = ctx->inputs[p->in[WNN_Q_B]].data;
+  void *y = ctx->outputs[0].data;
+  char *scratch = ctx->scratch;
+  int16_t *apk = (int16_t *)(scratch + p->s_a);
+  int8_t *bpk = p->b_packed ? (int8_t *)b : (int8_t *)(scratch + p->s_b);
+  int32_t *acc = (int32_t *)(scratch + p->s_acc);
+  float *mult = (float *)(scratch + p->s_mult);
+  float a_scale = 0.0f, a_zp = 0.0f;
+  wnn_q8_pack_params pp = {0, p->a_dtype == WNN_DTYPE_I8};
+  wnn_qs32_requant_params rq = {0};
+  const float *bias = NULL;
+  if (p->dynamic) { /* DynamicQuantizeLinear of all of A; Mul by a_scale * b_scale */
+    wnn_dynamic_quant_params(a, (size_t)wnn_shape_numel(at->ndim, at->dims), &a_scale, &a_zp);
+    for (size_t j = 0; j < n; j++)
+      mult[j] = a_scale * f32_at(ctx, p->in, WNN_Q_BSCALE, p->bscale_per_column ? j : 0);
+    const int bi = p->in[WNN_Q_BIAS];
+    bias = bi < ctx->num_inputs ? ctx->inputs[bi].data : NULL;
+  } else {
+    pp.zero_point = zp_at(ctx, p->in, WNN_Q_AZP, 0);
+  }
+  if (p->qlinear) {
+    const float as = f32_at(ctx, p->in, WNN_Q_ASCALE, 0), ys = f32_at(ctx, p->in, WNN_Q_YSCALE, 0);
+    for (size_t j = 0; j < n; j++)
+      mult[j] = as * f32_at(ctx, p->in, WNN_Q_BSCALE, p->bscale_per_column ? j : 0) / ys;
+    rq = (wnn_qs32_requant_params){(float)zp_at(ctx, p->in, WNN_Q_YZP, 0),
+                                   (float)q8_lowest(p->y_dtype), (float)q8_highest(p->y_dtype),
+                                   p->y_dtype == WNN_DTYPE_I8, true};
+  }
+  size_t count = 1;
+  for (int d = 0; d < p->batch_ndim; d++) count *= p->batch_dims[d];
+  size_t idx[WNN_MAX_DIMS] = {0}, ao = 0, bo = 0, packed_bo = 0;
+  for (size_t t = 0; t < count; t++) {
+    if (p->dynamic) g->f32_packrows(m, k, (const float *)a + ao, k, apk, 2 * kp, a_scale, a_zp);
+    else g->packrows(m, k, (const uint8_t *)a + ao, k, apk, 2 * kp, &pp);
+    if (!p->b_packed && (t == 0 || bo != packed_bo)) /* a broadcast B is packed once */
+      g->s8_packk(k, n, (const int8_t *)b + bo, n, bpk, 2 * n), packed_bo = bo;
+    const size_t yo = t * m * n;
+    if (!p->qlinear && !p->dynamic) {
+      wnn_qs8_gemm_pb(g, m, n, k, apk, 2 * kp, bpk, 2 * n, NULL, (int32_t *)y + yo, n);
+    } else {
+      wnn_qs8_gemm_pb(g, m, n, k, apk, 2 * kp, bpk, 2 * n, NULL, acc, n);
+      if (p->qlinear) g->requant(m, n, acc, n, mult, (uint8_t *)y + yo, n, &rq);
+      else g->dequant(m, n, acc, n, mult, bias, (float *)y + yo, n);
+    }
+    for (int d = p->batch_ndim - 1; d >= 0; d--) {
+      ao += p->a_bs[d], bo += p->b_bs[d];
+      if (++idx[d] < p->batch_dims[d]) break;
+      ao -= p->a_bs[d] * idx[d], bo -= p->b_bs[d] * idx[d];
+      idx[d] = 0;
+    }
+  }
   return WNN_OK;
 }
 
@@ -242,7 +355,9 @@ static wnn_status qmatmul_prepare(wnn_prepare_ctx *ctx, const char *op, qmm_kind
     as *= (size_t)da, bs *= (size_t)db;
   }
   out[nd] = (int64_t)p->m, out[nd + 1] = (int64_t)p->n;
-  return wnn_set_output(ctx, op, 0, p->y_dtype, nd + 2, out);
+  if ((st = wnn_set_output(ctx, op, 0, p->y_dtype, nd + 2, out))) return st;
+  qmatmul_fast_prepare(ctx, p, kind);
+  return WNN_OK;
 }
 
 /* B's element (k, j) of the batch at offset bo. */
@@ -254,6 +369,7 @@ static inline int32_t qmm_b_at(const wnn_qmatmul_params *p, const void *b, size_
 
 static wnn_status qmatmul_run(const wnn_run_ctx *ctx) {
   const wnn_qmatmul_params *p = ctx->params;
+  if (p->fast) return qmatmul_fast_run(ctx);
   const void *a = ctx->inputs[p->in[WNN_Q_A]].data, *b = ctx->inputs[p->in[WNN_Q_B]].data;
   void *y = ctx->outputs[0].data;
   int32_t azp = 0, yzp = 0;
@@ -364,6 +480,105 @@ static wnn_status qconv_activation(wnn_prepare_ctx *ctx, const char *op, wnn_qco
   p->y_hi = quantize_bound(hi, scale, zp, p->y_dtype);
   return WNN_OK;
 }
+/* The int8 GEMM path of the convolutions (int8 w with zero point 0, group 1
+ * or grouped): per image and group, tiles of output pixels are packed (1x1
+ * stride 1 unpadded: the pixels as they are; else an im2col) and multiplied
+ * by the group's weights as they are stored. */
+static void qconv_fast_prepare(wnn_prepare_ctx *ctx, wnn_qconv_params *p) {
+  p->method = WNN_QCONV_PLAIN;
+  if (p->w_dtype != WNN_DTYPE_I8 || !zero_point_is_zero(ctx, p->in, WNN_Q_BZP)) return;
+  const wnn_window2d *w = &p->win;
+  const size_t cg = p->in_c / p->group, mg = p->out_c / p->group;
+  const uint64_t k = (uint64_t)cg * w->k_h * w->k_w, pixels = (uint64_t)w->out_h * w->out_w;
+  if (!k || !mg || !pixels || !p->batch || k > (uint64_t)INT32_MAX) return;
+  /* Depthwise (group == C == M), QLinearConv: the int8 depthwise kernel per
+   * plane (qconv_depthwise; any bias: the kernel sums in int64 where int32
+   * could overflow). */
+  if (p->group > 1 && cg == 1 && mg == 1) {
+    if (p->qlinear) {
+      p->dwconv = wnn_select_qs8_dwconv(ctx->kernels);
+      p->method = WNN_QCONV_DEPTHWISE;
+    }
+    return;
+  }
+  if (p->qlinear) { /* the requantized sum must fit int32 (see above) */
+    uint64_t bias_abs = 0;
+    const int bi = p->in[WNN_Q_BIAS];
+    if (bi < ctx->num_inputs && wnn_has_input(ctx, bi)) {
+      const wnn_tdesc *bt = &ctx->inputs[bi];
+      if (!bt->data) return;
+      for (int64_t i = 0; i < bt->dims[0]; i++) {
+        const int64_t v = ((const int32_t *)bt->data)[i];
+        const uint64_t av = (uint64_t)(v < 0 ? -v : v);
+        bias_abs = av > bias_abs ? av : bias_abs;
+      }
+    }
+    if (k * QGEMM_MAX_PRODUCT + bias_abs > (uint64_t)INT32_MAX) return;
+  }
+  const bool one = w->k_h == 1 && w->k_w == 1 && w->stride_h == 1 && w->stride_w == 1 &&
+                   !w->pad_t && !w->pad_l && !w->pad_b && !w->pad_r;
+  /* Tiles of output pixels (a multiple of 8) whose packed input and int32
+   * product fit QCONV_TILE_BYTES. */
+  const uint64_t kp = (k + 1) / 2, per_pixel = kp * 4 + (p->qlinear ? (uint64_t)mg * 4 : 0);
+  uint64_t tile = QCONV_TILE_BYTES / per_pixel / 8 * 8;
+  tile = tile < 8 ? 8 : tile;
+  tile = tile < pixels ? tile : pixels;
+  uint64_t total = 0;
+  if (!scratch_piece(&total, kp * 4 * tile, &p->s_pack)) return;
+  if (p->qlinear && (!scratch_piece(&total, (uint64_t)mg * 4 * tile, &p->s_acc) ||
+                     !scratch_piece(&total, (uint64_t)p->out_c * 4, &p->s_mult)))
+    return;
+  p->tile = (size_t)tile;
+  p->gemm = wnn_select_qs8_gemm(ctx->kernels);
+  p->method = one ? WNN_QCONV_GEMM_1X1 : WNN_QCONV_GEMM_IM2COL;
+  ctx->scratch_bytes = (size_t)total;
+}
+
+static wnn_status qconv_fast_run(const wnn_run_ctx *ctx) {
+  const wnn_qconv_params *p = ctx->params;
+  const wnn_qs8_gemm_config *g = &p->gemm;
+  const wnn_window2d *w = &p->win;
+  const uint8_t *x = ctx->inputs[p->in[WNN_Q_A]].data;
+  const int8_t *wt = ctx->inputs[p->in[WNN_Q_B]].data;
+  const int bi = p->in[WNN_Q_BIAS];
+  const int32_t *bias = p->qlinear && bi < ctx->num_inputs ? ctx->inputs[bi].data : NULL;
+  void *y = ctx->outputs[0].data;
+  const size_t cg = p->in_c / p->group, mg = p->out_c / p->group;
+  const size_t k = cg * w->k_h * w->k_w, plane = w->in_h * w->in_w, pixels = w->out_h * w->out_w;
+  char *scratch = ctx->scratch;
+  int16_t *pk = (int16_t *)(scratch + p->s_pack);
+  int32_t *acc = (int32_t *)(scratch + p->s_acc);
+  float *mult = (float *)(scratch + p->s_mult);
+  const wnn_q8_pack_params pp = {zp_at(ctx, p->in, WNN_Q_AZP, 0), p->x_dtype == WNN_DTYPE_I8};
+  wnn_qs32_requant_params rq = {0};
+  if (p->qlinear) { /* each channel's multiplier as the plain loop computes it */
+    const float xs = f32_at(ctx, p->in, WNN_Q_ASCALE, 0), ys = f32_at(ctx, p->in, WNN_Q_YSCALE, 0);
+    for (size_t oc = 0; oc < p->out_c; oc++)
+      mult[oc] = xs * f32_at(ctx, p->in, WNN_Q_BSCALE, p->wscale_per_channel ? oc : 0) / ys;
+    rq = (wnn_qs32_requant_params){(float)zp_at(ctx, p->in, WNN_Q_YZP, 0), (float)p->y_lo,
+                                   (float)p->y_hi, p->y_dtype == WNN_DTYPE_I8, false};
+  }
+  for (size_t n = 0; n < p->batch; n++)
+    for (size_t grp = 0; grp < p->group; grp++) {
+      const uint8_t *xg = x + (n * p->in_c + grp * cg) * plane;
+      const int8_t *wg = wt + grp * mg * k;
+      const int32_t *init = bias ? bias + grp * mg : NULL;
+      for (size_t p0 = 0; p0 < pixels; p0 += p->tile) {
+        const size_t np = pixels - p0 < p->tile ? pixels - p0 : p->tile;
+        if (p->method == WNN_QCONV_GEMM_1X1) g->packk(cg, np, xg + p0, plane, pk, 2 * np, &pp);
+        else g->im2col(cg, xg, p0, np, pk, w, &pp);
+        const size_t yo = (n * p->out_c + grp * mg) * pixels + p0;
+        if (p->qlinear) {
+          wnn_qs8_gemm(g, mg, np, k, wg, k, pk, 2 * np, init, acc, np);
+          g->requant(mg, np, acc, np, mult + grp * mg, (uint8_t *)y + yo, pixels, &rq);
+        } else {
+          wnn_qs8_gemm(g, mg, np, k, wg, k, pk, 2 * np, NULL, (int32_t *)y + yo, pixels);
+        }
+      }
+    }
+  return WNN_OK;
+}
+
 static wnn_status qconv_prepare(wnn_prepare_ctx *ctx, const char *op, bool qlinear) {
   wnn_qconv_params *p = ctx->params;
   static const signed char IN_INT[WNN_Q_COUNT] = {0, 1, 2, 3, -1, -1, -1, -1, -1};
@@ -429,21 +644,17 @@ static wnn_status qconv_prepare(wnn_prepare_ctx *ctx, const char *op, bool qline
   p->win = wnn_window_to_2d(&spec);
   p->group = (size_t)group;
   p->batch = (size_t)x->dims[0], p->in_c = (size_t)x->dims[1], p->out_c = (size_t)m;
-  p->dwconv = qlinear && w->dtype == WNN_DTYPE_I8 && p->group == p->in_c && p->out_c == p->in_c
-                  ? wnn_select_qs8_dwconv(ctx->kernels)
-                  : NULL;
   int64_t out[4] = {x->dims[0], m, spec.out[0], spec.out[1]};
-  return wnn_set_output(ctx, op, 0, p->y_dtype, x->ndim, out);
+  if ((st = wnn_set_output(ctx, op, 0, p->y_dtype, x->ndim, out))) return st;
+  qconv_fast_prepare(ctx, p);
+  return WNN_OK;
 }
 
 /* QLinearConv, depthwise (group == C == M) with int8 weights whose zero
- * points are all 0 (the quantizers' symmetric weights): one kernel call per
- * plane, bitwise the plain loop below (the same int64-exact sums, multiplier
- * and requantization). False, having written nothing, when a weight zero
- * point is not 0. */
-static bool qconv_depthwise(const wnn_run_ctx *ctx, const wnn_qconv_params *p) {
-  for (size_t c = 0; c < (p->wzp_per_channel ? p->out_c : 1); c++)
-    if (zp_at(ctx, p->in, WNN_Q_BZP, c) != 0) return false;
+ * points are constant zeros (the quantizers' symmetric weights): one kernel
+ * call per plane, bitwise the plain loop below (the same int64-exact sums,
+ * multiplier and requantization). */
+static wnn_status qconv_depthwise(const wnn_run_ctx *ctx, const wnn_qconv_params *p) {
   const wnn_window2d *g = &p->win;
   const uint8_t *x = ctx->inputs[p->in[WNN_Q_A]].data; /* uint8 or int8: bytes */
   const int8_t *w = ctx->inputs[p->in[WNN_Q_B]].data;
@@ -467,12 +678,14 @@ static bool qconv_depthwise(const wnn_run_ctx *ctx, const wnn_qconv_params *p) {
       p->dwconv(x + plane * in_plane, w + c * taps, bias ? bias[c] : 0, mult,
                 y + plane * out_plane, &kp);
     }
-  return true;
+  return WNN_OK;
 }
 
 static wnn_status qconv_run(const wnn_run_ctx *ctx) {
   const wnn_qconv_params *p = ctx->params;
-  if (p->dwconv && qconv_depthwise(ctx, p)) return WNN_OK;
+  if (p->method == WNN_QCONV_GEMM_1X1 || p->method == WNN_QCONV_GEMM_IM2COL)
+    return qconv_fast_run(ctx);
+  if (p->method == WNN_QCONV_DEPTHWISE) return qconv_depthwise(ctx, p);
   const wnn_window2d *g = &p->win;
   const void *x = ctx->inputs[p->in[WNN_Q_A]].data, *w = ctx->inputs[p->in[WNN_Q_B]].data;
   const int bi = p->in[WNN_Q_BIAS];

@@ -42,6 +42,13 @@ typedef struct wnn_qmatmul_params {
   size_t m, n, k;
   int batch_ndim;
   size_t batch_dims[WNN_MAX_DIMS], a_bs[WNN_MAX_DIMS], b_bs[WNN_MAX_DIMS];
+  /* The int8 GEMM path (src/ops/quant_gemm.c; int8 B with zero point 0):
+   * byte offsets in the scratch of A packed as int16 rows, B packed as int8
+   * K-pairs (unless b_packed), the int32 product (unless MatMulInteger,
+   * which writes its output directly) and the per-column multipliers. */
+  bool fast;
+  size_t s_a, s_b, s_acc, s_mult;
+  wnn_qs8_gemm_config gemm;
 } wnn_qmatmul_params;
 
 /* ConvInteger and QLinearConv (1-D as height 1, and 2-D): x [N, C, H, W],
@@ -55,8 +62,20 @@ typedef struct wnn_qconv_params {
   int32_t y_lo, y_hi; /* QLinearConv: the output's clamp (its dtype's range, or a fused Relu/Clip) */
   size_t group, batch, in_c, out_c;
   wnn_window2d win;
-  wnn_qs8_dwconv_ukernel *dwconv; /* QLinearConv, depthwise, int8 w: its kernel (else NULL) */
+  /* How run computes (src/ops/quant_gemm.c): the plain loop, or the int8
+   * GEMM over tiles of `tile` output pixels, packing x as it is (1x1,
+   * stride 1, no padding) or by an im2col; byte offsets in the scratch of the
+   * packed tile, the int32 tile (QLinearConv) and the per-channel
+   * multipliers; or (depthwise QLinearConv) the int8 depthwise kernel per
+   * plane. */
+  int method; /* WNN_QCONV_* */
+  size_t tile;
+  size_t s_pack, s_acc, s_mult;
+  wnn_qs8_gemm_config gemm;
+  wnn_qs8_dwconv_ukernel *dwconv; /* WNN_QCONV_DEPTHWISE */
 } wnn_qconv_params;
+enum { WNN_QCONV_PLAIN = 0, WNN_QCONV_GEMM_1X1 = 1, WNN_QCONV_GEMM_IM2COL = 2,
+       WNN_QCONV_DEPTHWISE = 3 };
 
 /* B's element (k, j) of a packed B ([ceil(k/2), n, 2]: docs/quantization.md). */
 static inline size_t wnn_qpacked_index(size_t n, size_t k, size_t j) {

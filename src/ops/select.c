@@ -71,6 +71,78 @@ wnn_f32_gemm_config wnn_select_f32_gemm(wnn_kernels kernels) {
   return g;
 }
 
+/* The int8 GEMM: the last usable row of each orientation (with its tile) and
+ * of each packing and epilogue family. */
+#define LAST_ROW(table, out)                                                       \
+  for (size_t i_ = sizeof table / sizeof table[0]; i_-- > 0;)                      \
+    if (table[i_].fn && isa_allowed(table[i_].isa, kernels)) {                     \
+      out = table[i_];                                                             \
+      break;                                                                       \
+    }
+#define LAST_FN(table, out)                                                        \
+  for (size_t i_ = sizeof table / sizeof table[0]; i_-- > 0;)                      \
+    if (table[i_].fn && isa_allowed(table[i_].isa, kernels)) {                     \
+      out = table[i_].fn;                                                          \
+      break;                                                                       \
+    }
+#define ROW_FN(name, isa) {FN(name, isa), ISA_##isa},
+
+wnn_qs8_gemm_config wnn_select_qs8_gemm(wnn_kernels kernels) {
+  typedef struct { wnn_qs8_gemm_ukernel *fn; int isa; uint8_t mr, nr; } conv_row;
+  typedef struct { wnn_qs8_gemm_pb_ukernel *fn; int isa; uint8_t mr, nr; } pb_row;
+  static const conv_row tc[] = {
+#define WNN_QS8_GEMM(name, isa, mr, nr) {FN(name, isa), ISA_##isa, mr, nr},
+#include "kernels/kernels.inc"
+  };
+  static const pb_row tp[] = {
+#define WNN_QS8_GEMM_PB(name, isa, mr, nr) {FN(name, isa), ISA_##isa, mr, nr},
+#include "kernels/kernels.inc"
+  };
+  static const struct { wnn_q8_packk_ukernel *fn; int isa; } t_packk[] = {
+#define WNN_Q8_PACKK(name, isa) ROW_FN(name, isa)
+#include "kernels/kernels.inc"
+  };
+  static const struct { wnn_q8_packrows_ukernel *fn; int isa; } t_packrows[] = {
+#define WNN_Q8_PACKROWS(name, isa) ROW_FN(name, isa)
+#include "kernels/kernels.inc"
+  };
+  static const struct { wnn_s8_packk_ukernel *fn; int isa; } t_s8_packk[] = {
+#define WNN_S8_PACKK(name, isa) ROW_FN(name, isa)
+#include "kernels/kernels.inc"
+  };
+  static const struct { wnn_q8_im2col_ukernel *fn; int isa; } t_im2col[] = {
+#define WNN_Q8_IM2COL(name, isa) ROW_FN(name, isa)
+#include "kernels/kernels.inc"
+  };
+  static const struct { wnn_f32_qpackrows_ukernel *fn; int isa; } t_f32_packrows[] = {
+#define WNN_F32_QPACKROWS(name, isa) ROW_FN(name, isa)
+#include "kernels/kernels.inc"
+  };
+  static const struct { wnn_qs32_requant_ukernel *fn; int isa; } t_requant[] = {
+#define WNN_QS32_REQUANT(name, isa) ROW_FN(name, isa)
+#include "kernels/kernels.inc"
+  };
+  static const struct { wnn_qs32_dequant_ukernel *fn; int isa; } t_dequant[] = {
+#define WNN_QS32_DEQUANT(name, isa) ROW_FN(name, isa)
+#include "kernels/kernels.inc"
+  };
+  wnn_qs8_gemm_config g = {0};
+  conv_row c = {0};
+  pb_row p = {0};
+  LAST_ROW(tc, c);
+  LAST_ROW(tp, p);
+  g.conv = c.fn, g.conv_mr = c.mr, g.conv_nr = c.nr;
+  g.pb = p.fn, g.pb_mr = p.mr, g.pb_nr = p.nr;
+  LAST_FN(t_packk, g.packk);
+  LAST_FN(t_packrows, g.packrows);
+  LAST_FN(t_s8_packk, g.s8_packk);
+  LAST_FN(t_im2col, g.im2col);
+  LAST_FN(t_f32_packrows, g.f32_packrows);
+  LAST_FN(t_requant, g.requant);
+  LAST_FN(t_dequant, g.dequant);
+  return g;
+}
+
 wnn_f32_im2col_tile_ukernel *wnn_select_f32_im2col_tile(wnn_kernels kernels) {
   static const struct { wnn_f32_im2col_tile_ukernel *fn; int isa, op, kind; } t[] = {
 #define WNN_F32_IM2COL_TILE(name, isa) ROW(name, isa, 0, 0)

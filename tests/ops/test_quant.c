@@ -8,6 +8,8 @@
 
 #include "op_harness.h"
 #include "ops/quant_internal.h"
+#include "../unit/robustness.h"
+#include "wnn_builder.h"
 
 /* Runs run and reference on given buffers; compares the two and, when want
  * is not NULL, run's output with want (bytes). */
@@ -626,11 +628,11 @@ TEST(dynamic_quantize_kernels) {
   }
 }
 
-/* QLinearConv's depthwise path (group == C == M, int8 w, zero points 0):
- * strides, paddings, dilation, activations, uint8/int8 x and y, per-channel
- * and per-tensor scales and zero points, bias or none; AUTO and SCALAR
- * against the reference, bitwise. A non-zero w zero point falls back to the
- * plain loop, also exact. */
+/* QLinearConv's depthwise path (group == C == M, int8 w, constant zero
+ * points 0): strides, paddings, dilation, activations, uint8/int8 x and y,
+ * per-channel and per-tensor scales and zero points, bias or none; AUTO and
+ * SCALAR against the reference, bitwise. A non-zero or non-constant w zero
+ * point takes the plain loop, also exact. */
 TEST(qlinearconv_depthwise) {
   enum { C = 5 };
   static const struct { int64_t h, w, k, s, d; const char *pads; } geo[] = {
@@ -658,7 +660,7 @@ TEST(qlinearconv_depthwise) {
                          per ? TD(WNN_DTYPE_F32, C) : TD_SCALAR(WNN_DTYPE_F32),
                          per ? TD(WNN_DTYPE_I8, C) : TD_SCALAR(WNN_DTYPE_I8),
                          TD_SCALAR(WNN_DTYPE_F32), TD_SCALAR(q8[yt]), TD(WNN_DTYPE_I32, C)};
-      in[6].data = &ys, in[7].data = &yzp;
+      in[5].data = wzp, in[6].data = &ys, in[7].data = &yzp;
       void *data[9] = {x, &xs, &xzp, w, ws, wzp, &ys, &yzp, bias};
       char attrs[200];
       snprintf(attrs, sizeof attrs,
@@ -667,13 +669,431 @@ TEST(qlinearconv_depthwise) {
                (long long)geo[gi].d, geo[gi].pads, v == 2 ? ",\"activation\":\"Relu\"" : "");
       _Alignas(16) unsigned char params[WNN_MAX_PARAMS];
       CHECK(run_kernels("QLinearConv", attrs, v == 1 ? 8 : 9, in, data, 1, params));
-      CHECK(((const wnn_qconv_params *)params)->dwconv != NULL); /* the depthwise path */
-      wzp[C - 1] = 3;          /* not symmetric: the plain loop */
-      CHECK(run_kernels("QLinearConv", attrs, 9, in, data, 1, NULL));
+      CHECK(((const wnn_qconv_params *)params)->method == WNN_QCONV_DEPTHWISE);
+      in[5].data = NULL; /* not a constant: the plain loop */
+      CHECK(run_kernels("QLinearConv", attrs, 9, in, data, 1, params));
+      CHECK(((const wnn_qconv_params *)params)->method == WNN_QCONV_PLAIN);
+      wzp[C - 1] = per ? 3 : 0, wzp[0] = per ? 0 : 3; /* not symmetric: the plain loop */
+      in[5].data = wzp;
+      CHECK(run_kernels("QLinearConv", attrs, 9, in, data, 1, params));
+      CHECK(((const wnn_qconv_params *)params)->method == WNN_QCONV_PLAIN);
       free(x);
       cases++;
     }
   CHECK(cases == 32);
+}
+
+/* ------------------------------- the int8 GEMM paths (src/ops/quant_gemm.c) */
+
+/* Prepares op with each wnn_kernels setting, checks which path it took (the
+ * int8 GEMM declares scratch, the plain loop none) and that run gives the
+ * reference's bytes (every output is an integer, or the dynamic path's float
+ * computed by the same operations: bitwise). */
+static int check_path(const char *name, const char *attrs, int nin, const wnn_tdesc *in,
+                      void *const *data, bool want_fast, const char *what) {
+  static const wnn_kernels SETS[2] = {WNN_KERNELS_AUTO, WNN_KERNELS_SCALAR};
+  int ok = 1;
+  for (int s = 0; s < 2 && ok; s++) {
+    op_case c;
+    if (op_prepare_k(&c, name, attrs, nin, in, 1, SETS[s]) != WNN_OK) {
+      printf("  %s: %s: prepare failed: %s\n", name, what, c.msg);
+      return 0;
+    }
+    if ((c.scratch_bytes > 0) != want_fast) {
+      printf("  %s: %s: took the %s path\n", name, what, c.scratch_bytes ? "GEMM" : "plain");
+      return 0;
+    }
+    void *got[1], *ref[1];
+    ok = op_exec(&c, c.op->run, data, got) == WNN_OK;
+    ok = op_exec(&c, c.op->reference, data, ref) == WNN_OK && ok;
+    ok = ok && memcmp(got[0], ref[0], td_bytes(&c.outputs[0])) == 0;
+    if (!ok) {
+      const size_t n = td_bytes(&c.outputs[0]);
+      for (size_t i = 0; i < n; i++)
+        if (((unsigned char *)got[0])[i] != ((unsigned char *)ref[0])[i]) {
+          printf("  %s: %s (%s kernels): byte %zu: run %u, reference %u\n", name, what,
+                 s ? "scalar" : "auto", i, ((unsigned char *)got[0])[i],
+                 ((unsigned char *)ref[0])[i]);
+          break;
+        }
+    }
+    free(got[0]);
+    free(ref[0]);
+  }
+  return ok;
+}
+
+static void fill_bytes(void *p, size_t n) {
+  for (size_t i = 0; i < n; i++) ((unsigned char *)p)[i] = (unsigned char)lcg_next();
+}
+
+/* One convolution case: x [batch, c, h, w] (or 1-D: h = 0), m output
+ * channels, kernel kh x kw, group, attrs (strides, pads, dilations,
+ * activation). */
+typedef struct qconv_case {
+  const char *what;
+  int64_t batch, c, h, w, m, kh, kw, group;
+  const char *attrs;
+  wnn_dtype x_dt, y_dt;
+  bool per_channel, bias;
+} qconv_case;
+
+/* QLinearConv (and, with the same shapes, ConvInteger) with int8 weights of
+ * zero point 0 through the GEMM path, and the variants that must fall back:
+ * wzp kind 0: constant zeros (fast); 1: a constant nonzero; 2: not a
+ * constant; 3: uint8 weights; 4: a bias that is not a constant. */
+static int qconv_run_case(const qconv_case *q, int fallback) {
+  const bool one_d = q->h == 0;
+  const int64_t cg = q->c / q->group, m = q->m;
+  const size_t xn = (size_t)(q->batch * q->c * (one_d ? 1 : q->h) * q->w);
+  const size_t wn = (size_t)(m * cg * (one_d ? 1 : q->kh) * q->kw);
+  unsigned char *x = malloc(xn), *w = malloc(wn), wzp[64] = {0};
+  int32_t bias[64];
+  float xs = 0.031f, ws[64], ys = 0.047f;
+  unsigned char xzp = q->x_dt == WNN_DTYPE_I8 ? (unsigned char)(int8_t)-7 : 131;
+  unsigned char yzp = q->y_dt == WNN_DTYPE_I8 ? (unsigned char)(int8_t)3 : 118;
+  fill_bytes(x, xn), fill_bytes(w, wn);
+  for (int64_t i = 0; i < m; i++) {
+    ws[i] = 0.004f + 0.0007f * (float)(i % 11);
+    bias[i] = (int32_t)(lcg_next() % 20001) - 10000;
+  }
+  if (fallback == 1) wzp[m / 2] = 1;
+  wnn_tdesc in[9];
+  const wnn_dtype w_dt = fallback == 3 ? WNN_DTYPE_U8 : WNN_DTYPE_I8;
+  in[0] = one_d ? TD(q->x_dt, q->batch, q->c, q->w) : TD(q->x_dt, q->batch, q->c, q->h, q->w);
+  in[1] = TD_SCALAR(WNN_DTYPE_F32), in[2] = TD_SCALAR(q->x_dt);
+  in[3] = one_d ? TD(w_dt, m, cg, q->kw) : TD(w_dt, m, cg, q->kh, q->kw);
+  in[4] = q->per_channel ? TD(WNN_DTYPE_F32, m) : TD_SCALAR(WNN_DTYPE_F32);
+  in[5] = q->per_channel ? TD(w_dt, m) : TD_SCALAR(w_dt);
+  in[6] = TD_SCALAR(WNN_DTYPE_F32), in[7] = TD_SCALAR(q->y_dt), in[8] = TD(WNN_DTYPE_I32, m);
+  /* constants as the importer writes them: weights' zero point, y's scale
+   * and zero point (an activation needs them), the bias */
+  if (fallback != 2) in[5].data = wzp;
+  in[6].data = &ys, in[7].data = &yzp;
+  if (fallback != 4) in[8].data = bias;
+  void *data[9] = {x, &xs, &xzp, w, ws, wzp, &ys, &yzp, bias};
+  char what[384], attrs[160];
+  /* the case's attributes with the group */
+  snprintf(attrs, sizeof attrs, "{\"group\":%lld%s%s", (long long)q->group,
+           q->attrs ? "," : "}", q->attrs ? q->attrs + 1 : "");
+  snprintf(what, sizeof what, "%s, %s%s", q->what, attrs, fallback ? " (fallback)" : "");
+  int ok = check_path("QLinearConv", attrs, q->bias ? 9 : 8, in, data,
+                      fallback == 0 || (fallback == 4 && !q->bias), what);
+  /* ConvInteger: x, w, x_zero_point, w_zero_point (no activation) */
+  if (ok && (!q->attrs || !strstr(q->attrs, "activation")) && fallback != 4) {
+    wnn_tdesc ci[4] = {in[0], in[3], in[2], in[5]};
+    void *cd[4] = {x, w, &xzp, wzp};
+    ok = check_path("ConvInteger", attrs, 4, ci, cd, fallback == 0, what);
+    if (ok && fallback == 0) ok = check_path("ConvInteger", attrs, 3, ci, cd, true, what);
+  }
+  free(x), free(w);
+  return ok;
+}
+
+TEST(qconv_gemm_paths) {
+  const wnn_dtype U8 = WNN_DTYPE_U8, I8 = WNN_DTYPE_I8;
+  const qconv_case CASES[] = {
+      /* 1x1, stride 1, no padding: the pixels packed as they are */
+      {"1x1 K=5 odd", 1, 5, 7, 5, 9, 1, 1, 1, NULL, U8, U8, true, true},
+      {"1x1 K=1", 2, 1, 3, 3, 3, 1, 1, 1, NULL, I8, U8, false, true},
+      {"1x1 K=16, int8 y", 1, 16, 9, 11, 12, 1, 1, 1, NULL, U8, I8, true, false},
+      {"1x1 many tiles", 1, 960, 20, 20, 64, 1, 1, 1, NULL, U8, U8, true, true},
+      {"1x1 grouped", 2, 6, 5, 3, 4, 1, 1, 2, NULL, I8, I8, true, true},
+      {"1x1 Relu", 1, 8, 6, 7, 5, 1, 1, 1, "{\"activation\":\"Relu\"}", U8, U8, true, true},
+      {"1x1 Clip", 1, 8, 6, 7, 5, 1, 1, 1,
+       "{\"activation\":\"Clip\",\"activation_params\":[-0.5,0.75]}", U8, I8, true, true},
+      /* im2col */
+      {"3x3 pad 1", 1, 3, 9, 10, 7, 3, 3, 1, NULL, U8, U8, true, true},
+      {"3x3 pad 1 int8 x", 2, 4, 6, 5, 5, 3, 3, 1, NULL, I8, U8, false, true},
+      {"3x3 stride 2 (MobileNetV2's first)", 1, 3, 17, 16, 8, 3, 3, 1,
+       "{\"pads\":[1,1,1,1],\"strides\":[2,2]}", U8, U8, true, true},
+      {"3x3 dilation 2", 1, 2, 11, 12, 3, 3, 3, 1, "{\"dilations\":[2,2],\"pads\":[2,2,2,2]}", U8,
+       U8, true, true},
+      {"5x3 asymmetric pads", 1, 3, 8, 9, 4, 5, 3, 1, "{\"pads\":[2,0,1,1]}", U8, I8, true, true},
+      {"3x3 grouped, channel multiplier 2", 1, 6, 7, 6, 12, 3, 3, 6, NULL, U8, U8, true, true},
+      {"3x3 three groups", 1, 9, 6, 6, 6, 3, 3, 3, NULL, I8, U8, false, true},
+      {"3x3 many tiles", 1, 64, 16, 16, 32, 3, 3, 1, NULL, U8, U8, true, true},
+      {"1x1 stride 2 (im2col)", 1, 4, 9, 9, 3, 1, 1, 1, "{\"strides\":[2,2]}", U8, U8, true, true},
+      {"1-D k=3", 2, 5, 0, 13, 6, 1, 3, 1, "{\"pads\":[1,1]}", U8, U8, true, true},
+      {"3x3 Relu", 1, 5, 6, 7, 4, 3, 3, 1, "{\"activation\":\"Relu\",\"pads\":[1,1,1,1]}", I8, I8,
+       true, true},
+  };
+  for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) CHECK(qconv_run_case(&CASES[i], 0));
+  /* The fallbacks run the plain loop: a nonzero, non-constant or uint8
+   * weight zero point; QLinearConv's bias not a constant. */
+  for (int f = 1; f <= 4; f++) {
+    CHECK(qconv_run_case(&CASES[0], f));
+    CHECK(qconv_run_case(&CASES[7], f));
+  }
+  /* Depthwise (group == C == M) keeps the plain loop (the int8 depthwise
+   * kernel's place). */
+  {
+    unsigned char x[8 * 36], zp8[8] = {0}, xzp = 128, yzp = 128;
+    int8_t w[8 * 9];
+    float xs = 0.02f, ws[8], ys = 0.05f;
+    fill_bytes(x, sizeof x), fill_bytes(w, sizeof w);
+    for (int i = 0; i < 8; i++) ws[i] = 0.01f;
+    wnn_tdesc in[8] = {TD(WNN_DTYPE_U8, 1, 8, 6, 6), TD_SCALAR(WNN_DTYPE_F32),
+                       TD_SCALAR(WNN_DTYPE_U8),      TD(WNN_DTYPE_I8, 8, 1, 3, 3),
+                       TD(WNN_DTYPE_F32, 8),         TD(WNN_DTYPE_I8, 8),
+                       TD_SCALAR(WNN_DTYPE_F32),     TD_SCALAR(WNN_DTYPE_U8)};
+    in[5].data = zp8;
+    void *data[8] = {x, &xs, &xzp, w, ws, zp8, &ys, &yzp};
+    CHECK(check_path("QLinearConv", "{\"group\":8,\"pads\":[1,1,1,1]}", 8, in, data, false,
+                     "depthwise"));
+  }
+  /* A bias so large that int32 could overflow keeps the plain loop. */
+  {
+    unsigned char x[2 * 9], xzp = 0, yzp = 0, wzp = 0;
+    int8_t w[3 * 2];
+    float xs = 1e-3f, ws = 1e-3f, ys = 1.0f;
+    int32_t bias[3] = {INT32_MAX - 5, 0, -100};
+    fill_bytes(x, sizeof x), fill_bytes(w, sizeof w);
+    wnn_tdesc in[9] = {TD(WNN_DTYPE_U8, 1, 2, 3, 3), TD_SCALAR(WNN_DTYPE_F32),
+                       TD_SCALAR(WNN_DTYPE_U8),      TD(WNN_DTYPE_I8, 3, 2, 1, 1),
+                       TD_SCALAR(WNN_DTYPE_F32),     TD_SCALAR(WNN_DTYPE_I8),
+                       TD_SCALAR(WNN_DTYPE_F32),     TD_SCALAR(WNN_DTYPE_U8),
+                       TD(WNN_DTYPE_I32, 3)};
+    in[5].data = &wzp, in[8].data = bias;
+    void *data[9] = {x, &xs, &xzp, w, &ws, &wzp, &ys, &yzp, bias};
+    CHECK(check_path("QLinearConv", NULL, 9, in, data, false, "bias near INT32_MAX"));
+    bias[0] = 1000;
+    CHECK(check_path("QLinearConv", NULL, 9, in, data, true, "bias 1000"));
+  }
+}
+
+/* The matmuls: int8 B with zero point 0 (absent or constant zeros), packed by
+ * the importer (b_packed) or at run time, batch dims, K odd and 1, N not a
+ * multiple of the tile; the fallbacks (uint8 B, a nonzero or non-constant B
+ * zero point). */
+TEST(qmatmul_gemm_paths) {
+  static const int64_t SHAPES[][3] = {{3, 9, 6}, {1, 1, 1}, {5, 1, 17}, {33, 130, 70},
+                                      {4, 8, 8}, {2, 7, 3}};
+  for (size_t si = 0; si < sizeof SHAPES / sizeof SHAPES[0]; si++)
+    for (int variant = 0; variant < 8; variant++) {
+      const int64_t m = SHAPES[si][0], k = SHAPES[si][1], n = SHAPES[si][2], kp = (k + 1) / 2;
+      const bool a_s8 = variant & 1, per = variant & 2, y_s8 = variant & 4;
+      const bool batch = si % 2 == 0;
+      /* per-column scales and zero points need a 2-D B: a batched B only
+       * with per-tensor ones */
+      const bool batch_b = batch && !per;
+      const size_t an = (size_t)((batch ? 6 : 1) * m * k), bn = (size_t)((batch ? 3 : 1) * k * n);
+      unsigned char *a = malloc(an), *b = malloc(bn), *bp = malloc((size_t)(kp * n * 2));
+      unsigned char azp = a_s8 ? (unsigned char)(int8_t)-9 : 140, yzp = y_s8 ? 250 : 100;
+      unsigned char bzp[200] = {0};
+      float as = 0.02f, bs[200], ys = 0.37f;
+      fill_bytes(a, an), fill_bytes(b, bn);
+      for (int64_t j = 0; j < n; j++) bs[j] = 0.01f + 0.001f * (float)(j % 7);
+      pack_b(b, (int)k, (int)n, bp);
+      const wnn_dtype adt = a_s8 ? WNN_DTYPE_I8 : WNN_DTYPE_U8;
+      const wnn_dtype ydt = y_s8 ? WNN_DTYPE_I8 : WNN_DTYPE_U8;
+      char what[96];
+      snprintf(what, sizeof what, "m=%lld k=%lld n=%lld variant %d%s", (long long)m, (long long)k,
+               (long long)n, variant, batch ? " batched" : "");
+      /* QLinearMatMul: B [3, k, n] against A [2, 3, m, k] (batched) or 2-D */
+      wnn_tdesc in[8] = {batch ? TD(adt, 2, 3, m, k) : TD(adt, m, k), TD_SCALAR(WNN_DTYPE_F32),
+                         TD_SCALAR(adt),
+                         batch_b ? TD(WNN_DTYPE_I8, 3, k, n) : TD(WNN_DTYPE_I8, k, n),
+                         per ? TD(WNN_DTYPE_F32, n) : TD_SCALAR(WNN_DTYPE_F32),
+                         per ? TD(WNN_DTYPE_I8, n) : TD_SCALAR(WNN_DTYPE_I8),
+                         TD_SCALAR(WNN_DTYPE_F32), TD_SCALAR(ydt)};
+      in[5].data = bzp;
+      void *data[8] = {a, &as, &azp, b, bs, bzp, &ys, &yzp};
+      CHECK(check_path("QLinearMatMul", NULL, 8, in, data, true, what));
+      /* B broadcast over A's batch */
+      if (batch_b) {
+        in[3] = TD(WNN_DTYPE_I8, k, n);
+        CHECK(check_path("QLinearMatMul", NULL, 8, in, data, true, what));
+      }
+      /* b_packed (B 2-D, constant) */
+      in[3] = TD(WNN_DTYPE_I8, kp, n, 2), in[3].data = bp, data[3] = bp;
+      CHECK(check_path("QLinearMatMul", "{\"b_packed\":1}", 8, in, data, true, what));
+      /* fallbacks: a nonzero constant zero point, a zero point that is not a
+       * constant, uint8 B */
+      in[3] = TD(WNN_DTYPE_I8, k, n), data[3] = b;
+      bzp[0] = 1;
+      CHECK(check_path("QLinearMatMul", NULL, 8, in, data, false, what));
+      bzp[0] = 0, in[5].data = NULL;
+      CHECK(check_path("QLinearMatMul", NULL, 8, in, data, false, what));
+      in[5].data = bzp, in[3].dtype = WNN_DTYPE_U8, in[5].dtype = WNN_DTYPE_U8;
+      CHECK(check_path("QLinearMatMul", NULL, 8, in, data, false, what));
+      /* MatMulInteger: without B's zero point, with constant zeros, batched */
+      wnn_tdesc mi[4] = {in[0], batch_b ? TD(WNN_DTYPE_I8, 3, k, n) : TD(WNN_DTYPE_I8, k, n), in[2],
+                         per ? TD(WNN_DTYPE_I8, n) : TD_SCALAR(WNN_DTYPE_I8)};
+      mi[3].data = bzp;
+      void *md[4] = {a, b, &azp, bzp};
+      CHECK(check_path("MatMulInteger", NULL, 4, mi, md, true, what));
+      CHECK(check_path("MatMulInteger", NULL, 3, mi, md, true, what));
+      CHECK(check_path("MatMulInteger", NULL, 2, mi, md, true, what));
+      mi[1].dtype = WNN_DTYPE_U8, mi[3].dtype = WNN_DTYPE_U8;
+      CHECK(check_path("MatMulInteger", NULL, 4, mi, md, false, what));
+      free(a), free(b), free(bp);
+    }
+}
+
+TEST(dynamic_quantize_matmul_gemm_path) {
+  static const int64_t SHAPES[][3] = {{5, 7, 6}, {1, 1, 1}, {32, 128, 40}, {3, 33, 17}};
+  for (size_t si = 0; si < sizeof SHAPES / sizeof SHAPES[0]; si++)
+    for (int variant = 0; variant < 8; variant++) {
+      const int64_t m = SHAPES[si][0], k = SHAPES[si][1], n = SHAPES[si][2], kp = (k + 1) / 2;
+      const bool per = variant & 1, packed = variant & 2, with_bias = variant & 4;
+      const size_t an = (size_t)(2 * m * k);
+      float *a = malloc(an * sizeof *a), bs[64], bias[64];
+      int8_t *b = malloc((size_t)(k * n)), *bp = malloc((size_t)(kp * n * 2)), bzp = 0;
+      for (size_t i = 0; i < an; i++) a[i] = 4.0f * lcg_float() + (si == 3 ? 3.0f : 0.0f);
+      if (si == 2) a[5] = NAN, a[17] = -0.0f; /* NaN quantizes to 0, as DynamicQuantizeLinear */
+      fill_bytes(b, (size_t)(k * n));
+      pack_b((const unsigned char *)b, (int)k, (int)n, (unsigned char *)bp);
+      for (int64_t j = 0; j < n; j++)
+        bs[j] = 0.003f * (float)(j % 5 + 1), bias[j] = 0.125f * (float)(j % 9) - 0.5f;
+      bias[0] = -0.0f;
+      wnn_tdesc in[5] = {TD(WNN_DTYPE_F32, 2, m, k),
+                         packed ? TD(WNN_DTYPE_I8, kp, n, 2) : TD(WNN_DTYPE_I8, k, n),
+                         per ? TD(WNN_DTYPE_F32, n) : TD_SCALAR(WNN_DTYPE_F32),
+                         TD_OMITTED, TD(WNN_DTYPE_F32, n)};
+      if (packed) in[1].data = bp;
+      void *data[5] = {a, packed ? (void *)bp : (void *)b, bs, &bzp, bias};
+      char what[96];
+      snprintf(what, sizeof what, "m=%lld k=%lld n=%lld variant %d", (long long)m, (long long)k,
+               (long long)n, variant);
+      const char *attrs = packed ? "{\"b_packed\":1}" : NULL;
+      CHECK(check_path("DynamicQuantizeMatMul", attrs, with_bias ? 5 : 3, in, data, true, what));
+      /* a constant zero zero point: still the GEMM; a nonzero one: plain */
+      in[3] = TD_SCALAR(WNN_DTYPE_I8), in[3].data = &bzp;
+      CHECK(check_path("DynamicQuantizeMatMul", attrs, 4, in, data, true, what));
+      bzp = 3;
+      CHECK(check_path("DynamicQuantizeMatMul", attrs, 4, in, data, false, what));
+      bzp = 0;
+      free(a), free(b), free(bp);
+    }
+}
+
+/* A quantized net through the builder, the loader and the executor: a 1x1
+ * QLinearConv (per-channel scales, bias), a 3x3 padded QLinearConv with a
+ * fused Relu and a DynamicQuantizeMatMul. With constant zero weight zero
+ * points every node takes its int8 GEMM path (scratch planned by the
+ * builder); with the zero points as graph inputs (fed zeros) every node runs
+ * its plain loop. Both give the same bytes, and runs allocate nothing. */
+static void *build_qnet(bool zp_inputs, size_t *size) {
+  wnn_builder *b = NULL;
+  if (wnn_builder_create(NULL, &b)) return NULL;
+  int8_t w1[12 * 8], w2[6 * 12 * 9], bm[16 * 10], zeros[12] = {0};
+  float w1s[12], w2s = 0.011f, bs[10], bias[10], xs = 0.03f, y1s = 0.05f, y2s = 0.07f;
+  int32_t b1[12], b2[6];
+  uint8_t xzp = 120, y1zp = 110, y2zp = 100;
+  uint32_t st = 99;
+  for (size_t i = 0; i < sizeof w1; i++) w1[i] = (int8_t)((st = st * 1664525u + 1013904223u) >> 24);
+  for (size_t i = 0; i < sizeof w2; i++) w2[i] = (int8_t)((st = st * 1664525u + 1013904223u) >> 24);
+  for (size_t i = 0; i < sizeof bm; i++) bm[i] = (int8_t)((st = st * 1664525u + 1013904223u) >> 24);
+  for (int i = 0; i < 12; i++) w1s[i] = 0.004f + 0.0005f * (float)i, b1[i] = 37 * i - 200;
+  for (int i = 0; i < 6; i++) b2[i] = 500 - 90 * i;
+  for (int i = 0; i < 10; i++) bs[i] = 0.002f * (float)(i + 1), bias[i] = 0.1f * (float)i - 0.3f;
+  const int64_t xsh[] = {1, 8, 6, 6}, w1sh[] = {12, 8, 1, 1}, c12[] = {12}, w2sh[] = {6, 12, 3, 3};
+  const int64_t c6[] = {6}, ash[] = {4, 16}, bsh[] = {16, 10}, c10[] = {10};
+  int x, a, X_S, X_ZP, W1, W1_S, W1_ZP, Y1_S, Y1_ZP, B1, W2, W2_S, W2_ZP, Y2_S, Y2_ZP, B2;
+  int BM, BM_S, BM_ZP, BIAS, h, out1, out2;
+  int ok = !wnn_builder_add_input(b, "x", WNN_DTYPE_U8, 4, xsh, &x) &&
+           !wnn_builder_add_input(b, "a", WNN_DTYPE_F32, 2, ash, &a);
+  if (zp_inputs)
+    ok = ok && !wnn_builder_add_input(b, "w1_zp", WNN_DTYPE_I8, 1, c12, &W1_ZP) &&
+         !wnn_builder_add_input(b, "w2_zp", WNN_DTYPE_I8, 0, NULL, &W2_ZP) &&
+         !wnn_builder_add_input(b, "b_zp", WNN_DTYPE_I8, 0, NULL, &BM_ZP);
+  else
+    ok = ok && !wnn_builder_add_param(b, "w1_zp", WNN_DTYPE_I8, 1, c12, zeros, &W1_ZP) &&
+         !wnn_builder_add_param(b, "w2_zp", WNN_DTYPE_I8, 0, NULL, zeros, &W2_ZP) &&
+         !wnn_builder_add_param(b, "b_zp", WNN_DTYPE_I8, 0, NULL, zeros, &BM_ZP);
+  ok = ok && !wnn_builder_add_param(b, "x_s", WNN_DTYPE_F32, 0, NULL, &xs, &X_S) &&
+       !wnn_builder_add_param(b, "x_zp", WNN_DTYPE_U8, 0, NULL, &xzp, &X_ZP) &&
+       !wnn_builder_add_param(b, "w1", WNN_DTYPE_I8, 4, w1sh, w1, &W1) &&
+       !wnn_builder_add_param(b, "w1_s", WNN_DTYPE_F32, 1, c12, w1s, &W1_S) &&
+       !wnn_builder_add_param(b, "y1_s", WNN_DTYPE_F32, 0, NULL, &y1s, &Y1_S) &&
+       !wnn_builder_add_param(b, "y1_zp", WNN_DTYPE_U8, 0, NULL, &y1zp, &Y1_ZP) &&
+       !wnn_builder_add_param(b, "b1", WNN_DTYPE_I32, 1, c12, b1, &B1) &&
+       !wnn_builder_add_param(b, "w2", WNN_DTYPE_I8, 4, w2sh, w2, &W2) &&
+       !wnn_builder_add_param(b, "w2_s", WNN_DTYPE_F32, 0, NULL, &w2s, &W2_S) &&
+       !wnn_builder_add_param(b, "y2_s", WNN_DTYPE_F32, 0, NULL, &y2s, &Y2_S) &&
+       !wnn_builder_add_param(b, "y2_zp", WNN_DTYPE_U8, 0, NULL, &y2zp, &Y2_ZP) &&
+       !wnn_builder_add_param(b, "b2", WNN_DTYPE_I32, 1, c6, b2, &B2) &&
+       !wnn_builder_add_param(b, "bm", WNN_DTYPE_I8, 2, bsh, bm, &BM) &&
+       !wnn_builder_add_param(b, "bm_s", WNN_DTYPE_F32, 1, c10, bs, &BM_S) &&
+       !wnn_builder_add_param(b, "bias", WNN_DTYPE_F32, 1, c10, bias, &BIAS) &&
+       !wnn_builder_add_node(b, "QLinearConv", "pw",
+                             (int[]){x, X_S, X_ZP, W1, W1_S, W1_ZP, Y1_S, Y1_ZP, B1}, 9, NULL, 1,
+                             &h) &&
+       !wnn_builder_add_node(b, "QLinearConv", "conv3x3",
+                             (int[]){h, Y1_S, Y1_ZP, W2, W2_S, W2_ZP, Y2_S, Y2_ZP, B2}, 9,
+                             "{\"pads\":[1,1,1,1],\"activation\":\"Relu\"}", 1, &out1) &&
+       !wnn_builder_add_node(b, "DynamicQuantizeMatMul", "fc", (int[]){a, BM, BM_S, BM_ZP, BIAS},
+                             5, NULL, 1, &out2) &&
+       !wnn_builder_add_output(b, out1, "conv") && !wnn_builder_add_output(b, out2, "fc");
+  void *data = NULL;
+  if (!ok || wnn_builder_finish(b, &data, size)) {
+    printf("  build_qnet: %s\n", wnn_last_error());
+    data = NULL;
+  }
+  wnn_builder_free(b);
+  return data;
+}
+
+TEST(quantized_net_runs_without_allocating) {
+  uint8_t x[8 * 36];
+  float a[64];
+  int8_t zeros[12] = {0};
+  int64_t xsh[] = {1, 8, 6, 6}, ash[] = {4, 16}, c12[] = {12};
+  uint8_t conv[2][6 * 36];
+  float fc[2][40];
+  size_t arena[2] = {0, 0};
+  for (int variant = 0; variant < 2; variant++) {
+    counter c = {0, 0, -1};
+    wnn_allocator al = {count_alloc, count_free, &c};
+    size_t size;
+    void *data = build_qnet(variant == 1, &size);
+    CHECK(data != NULL);
+    if (!data) return;
+    wnn_load_options opt = {WNN_LOAD_BORROW, WNN_KERNELS_AUTO, &al};
+    wnn_model *m = NULL;
+    wnn_executor *ex = NULL;
+    CHECK_OK(wnn_model_load(data, size, &opt, &m));
+    CHECK_OK(wnn_executor_create(m, &ex));
+    if (m) arena[variant] = wnn_model_arena_bytes(m);
+    const long before = c.calls;
+    for (int run = 0; run < 20 && ex; run++) {
+      uint32_t st = 5u + (uint32_t)run;
+      for (size_t i = 0; i < sizeof x; i++) x[i] = (uint8_t)((st = st * 1664525u + 1013904223u) >> 24);
+      for (size_t i = 0; i < 64; i++) a[i] = (float)((st = st * 1664525u + 1013904223u) >> 8) / 4e6f - 2.0f;
+      DLTensor tx = dl_tensor(x, WNN_DTYPE_U8, 4, xsh), ta = dl_tensor(a, WNN_DTYPE_F32, 2, ash);
+      CHECK_OK(wnn_executor_set_input(ex, 0, &tx));
+      CHECK_OK(wnn_executor_set_input(ex, 1, &ta));
+      if (variant == 1) {
+        DLTensor z1 = dl_tensor(zeros, WNN_DTYPE_I8, 1, c12), z0 = dl_tensor(zeros, WNN_DTYPE_I8, 0, NULL);
+        CHECK_OK(wnn_executor_set_input(ex, 2, &z1));
+        CHECK_OK(wnn_executor_set_input(ex, 3, &z0));
+        CHECK_OK(wnn_executor_set_input(ex, 4, &z0));
+      }
+      CHECK_OK(wnn_executor_run(ex));
+      CHECK_OK(wnn_executor_copy_output(ex, 0, conv[variant], sizeof conv[variant]));
+      CHECK_OK(wnn_executor_copy_output(ex, 1, fc[variant], sizeof fc[variant]));
+      /* both variants see the same inputs run by run; the last run's
+       * outputs are compared below */
+    }
+    CHECK(c.calls == before);
+    if (c.calls != before) printf("  %ld allocations in 20 runs\n", c.calls - before);
+    wnn_executor_destroy(ex);
+    wnn_model_free(m);
+    CHECK(c.live == 0);
+    free(data);
+  }
+  /* the GEMM paths' scratch is planned in the arena; the plain loops have
+   * none (the zero-point inputs add 14 bytes) */
+  CHECK(arena[0] > arena[1]);
+  CHECK(memcmp(conv[0], conv[1], sizeof conv[0]) == 0);
+  CHECK(memcmp(fc[0], fc[1], sizeof fc[0]) == 0);
+  /* and the outputs are not trivial: the Relu clamp leaves values above the
+   * zero point, and the matmul's outputs differ */
+  int above = 0;
+  for (size_t i = 0; i < sizeof conv[0]; i++) above += conv[0][i] > 100;
+  CHECK(above > 10);
+  CHECK(fc[0][0] != fc[0][1]);
 }
 
 int main(void) {
@@ -692,5 +1112,9 @@ int main(void) {
   RUN(quantize_kernels);
   RUN(dynamic_quantize_kernels);
   RUN(qlinearconv_depthwise);
+  RUN(qconv_gemm_paths);
+  RUN(qmatmul_gemm_paths);
+  RUN(dynamic_quantize_matmul_gemm_path);
+  RUN(quantized_net_runs_without_allocating);
   return test_summary();
 }
