@@ -453,6 +453,69 @@ static void bench_first_layers(void) {
   }
 }
 
+/* The int8 kernels: QuantizeLinear / DequantizeLinear / DynamicQuantizeLinear's
+ * range on 1M elements ("gbytes_per_s": bytes read + written, 5 per element
+ * for float <-> 8-bit, 8 for int32 -> float, 4 for the range), and the int8
+ * depthwise convolution on MobileNetV2's and EfficientNet-B0's depthwise
+ * layers, next to the float kernel on the same shapes ("gflops": 2 * taps *
+ * outputs, integer or float operations). */
+static void bench_quant(void) {
+  enum { N = 1 << 20 };
+  float *x = filled(N), *y = filled(N);
+  for (size_t i = 0; i < N; i++) x[i] *= 200.0f;
+  uint8_t *q = malloc(N);
+  int32_t *q32 = malloc(N * sizeof *q32);
+  for (size_t i = 0; i < N; i++) q[i] = (uint8_t)(i * 2654435761u >> 24), q32[i] = (int32_t)(i * 2654435761u);
+  const wnn_f32_q8_cvt_params qp = {0.75f, 3.0f};
+  const wnn_q8_f32_cvt_params dp = {3, 0.75f}, dp32 = {0, 0.75f};
+  float lo, hi;
+#define WNN_F32_QU8_VCVT(name, isa) \
+  WNN_IF_ISA(isa, TIME_CASE(#name, "n=1M", 5.0 * N, "gbytes_per_s", name(N, x, q, &qp));)
+#define WNN_F32_QS8_VCVT(name, isa) \
+  WNN_IF_ISA(isa, TIME_CASE(#name, "n=1M", 5.0 * N, "gbytes_per_s", name(N, x, (int8_t *)q, &qp));)
+#define WNN_QU8_F32_VCVT(name, isa) \
+  WNN_IF_ISA(isa, TIME_CASE(#name, "n=1M", 5.0 * N, "gbytes_per_s", name(N, q, y, &dp));)
+#define WNN_QS8_F32_VCVT(name, isa) \
+  WNN_IF_ISA(isa, TIME_CASE(#name, "n=1M", 5.0 * N, "gbytes_per_s", name(N, (int8_t *)q, y, &dp));)
+#define WNN_S32_F32_VCVT(name, isa) \
+  WNN_IF_ISA(isa, TIME_CASE(#name, "n=1M zp 0", 8.0 * N, "gbytes_per_s", name(N, q32, y, &dp32)); \
+                  TIME_CASE(#name, "n=1M zp 3", 8.0 * N, "gbytes_per_s", name(N, q32, y, &dp));)
+#define WNN_F32_QRANGE(name, isa) \
+  WNN_IF_ISA(isa, TIME_CASE(#name, "n=1M", 4.0 * N, "gbytes_per_s", name(N, x, &lo, &hi));)
+#include "kernels/kernels.inc"
+  free(x), free(y), free(q), free(q32);
+
+  static const struct { const char *what; size_t c, in, k, stride; } DW[] = {
+      {"mobilenetv2 dw3x3 s1 144x56x56", 144, 56, 3, 1},
+      {"mobilenetv2 dw3x3 s2 96x112x112", 96, 112, 3, 2},
+      {"mobilenetv2 dw3x3 s1 576x14x14", 576, 14, 3, 1},
+      {"mobilenetv2 dw3x3 s1 960x7x7", 960, 7, 3, 1},
+      {"efficientnet dw5x5 s1 240x28x28", 240, 28, 5, 1},
+      {"efficientnet dw5x5 s2 144x56x56", 144, 56, 5, 2},
+  };
+  for (size_t i = 0; i < sizeof DW / sizeof DW[0]; i++) {
+    const size_t c = DW[i].c, k = DW[i].k;
+    const wnn_window2d w = square_window(DW[i].in, k, DW[i].stride, k / 2, false);
+    const size_t in_plane = w.in_h * w.in_w, out_plane = w.out_h * w.out_w;
+    float *xf = filled(c * in_plane), *kf = filled(c * k * k), *bf = filled(c);
+    float *yf = filled(c * out_plane);
+    uint8_t *xq = malloc(c * in_plane), *yq = malloc(c * out_plane);
+    int8_t *wq = malloc(c * k * k);
+    for (size_t j = 0; j < c * in_plane; j++) xq[j] = (uint8_t)(j * 2654435761u >> 24);
+    for (size_t j = 0; j < c * k * k; j++) wq[j] = (int8_t)(j * 2654435761u >> 24);
+    const wnn_qs8_dwconv_params p = {.win = w, .x_zero_point = 128, .y_zero_point = 128.0f,
+                                     .y_min = 0.0f, .y_max = 255.0f};
+    const double ops = 2.0 * (double)(k * k * c * out_plane);
+#define WNN_F32_DWCONV(name, isa) \
+    WNN_IF_ISA(isa, TIME_CASE(#name, DW[i].what, ops, "gflops", name(c, xf, kf, bf, yf, &w));)
+#define WNN_QS8_DWCONV(name, isa) \
+    WNN_IF_ISA(isa, TIME_CASE(#name, DW[i].what, ops, "gflops", for (size_t ch = 0; ch < c; ch++) \
+      name(xq + ch * in_plane, wq + ch * k * k, 1000, 0.001f, yq + ch * out_plane, &p));)
+#include "kernels/kernels.inc"
+    free(xf), free(kf), free(bf), free(yf), free(xq), free(yq), free(wq);
+  }
+}
+
 /* ------------------------------------------------------------ int8 GEMM */
 
 /* Peak of the int8 GEMM's inner step: 12 independent chains of
@@ -623,9 +686,10 @@ static void bench_qgemm(void) {
 }
 
 /* With an argument, only that part (after the peaks): gemm, conv, elementwise,
- * windows, layout (layernorm, transpose, repeat), cvt (float16 <-> float32) or
- * firstconv (im2col + GEMM on first layers), qgemm (the int8 GEMM and its peak); without,
- * all of them. */
+ * windows, layout (layernorm, transpose, repeat), cvt (float16 <-> float32),
+ * firstconv (im2col + GEMM on first layers), quant (the int8 element-wise and
+ * depthwise kernels) or qgemm (the int8 GEMM and its peak); without, all of
+ * them. */
 static bool part(int argc, char **argv, const char *name) {
   return argc < 2 || !strcmp(argv[1], name);
 }
@@ -653,6 +717,7 @@ int main(int argc, char **argv) {
   if (part(argc, argv, "layout")) bench_norm_transpose();
   if (part(argc, argv, "cvt")) bench_cvt_f16();
   if (part(argc, argv, "firstconv")) bench_first_layers();
+  if (part(argc, argv, "quant")) bench_quant();
   if (part(argc, argv, "qgemm")) bench_qgemm();
   return 0;
 }

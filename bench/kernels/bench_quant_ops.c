@@ -1,7 +1,8 @@
 /*
  * The quantized ops' run time (milliseconds, best of repetitions totalling
  * 0.5 s) on MobileNetV2's 1x1 convolutions, its first 3x3 stride-2
- * convolution and a transformer encoder's matmuls: QLinearConv and
+ * convolution, depthwise layers (the int8 depthwise kernel in the middle
+ * column) and a transformer encoder's matmuls: QLinearConv and
  * DynamicQuantizeMatMul through the int8 GEMM path (src/ops/quant_gemm.c)
  * and through the plain loop (the same op with a weight zero point that is
  * not a constant, which the GEMM path does not take), next to the float Conv
@@ -65,6 +66,28 @@ static void conv(const char *what, int64_t c, int64_t h, int64_t w, int64_t m, i
   printf("| QLinearConv %s | %.3f | %.3f | %.3f |\n", what, plain, fast, fl);
 }
 
+/* Depthwise (group == C == M): QLinearConv through the int8 depthwise kernel
+ * (constant zero weight zero points) and the plain loop, next to the float
+ * Conv (its depthwise kernel). */
+static void dwconv(const char *what, int64_t c, int64_t h, int64_t k, const char *attrs) {
+  unsigned char *x = bytes(c * h * h), *wt = bytes(c * k * k), *wzp = calloc(c, 1), xzp = 128, yzp = 128;
+  float xs = 0.02f, ys = 0.05f, *ws = floats(c, 0.01f); int32_t *bias = malloc(c * 4);
+  for (int64_t i = 0; i < c; i++) ws[i] = 0.01f + 0.001f * (i % 5), bias[i] = (int32_t)(i * 37 % 1000) - 500;
+  wnn_tdesc in[9] = {TD(WNN_DTYPE_U8, 1, c, h, h), TD_SCALAR(WNN_DTYPE_F32), TD_SCALAR(WNN_DTYPE_U8), TD(WNN_DTYPE_I8, c, 1, k, k), TD(WNN_DTYPE_F32, c), TD(WNN_DTYPE_I8, c), TD_SCALAR(WNN_DTYPE_F32), TD_SCALAR(WNN_DTYPE_U8), TD(WNN_DTYPE_I32, c)};
+  in[5].data = wzp, in[8].data = bias, in[6].data = &ys, in[7].data = &yzp;
+  void *data[9] = {x, &xs, &xzp, wt, ws, wzp, &ys, &yzp, bias};
+  double fast = time_op("QLinearConv", attrs, 9, in, data);
+  in[5].data = NULL; /* a zero point that is not a constant: the plain loop */
+  double plain = time_op("QLinearConv", attrs, 9, in, data);
+  float *xf = floats(c * h * h, 1), *wf = floats(c * k * k, 0.1f), *bf = floats(c, 1);
+  wnn_tdesc fin[3] = {TD(WNN_DTYPE_F32, 1, c, h, h), TD(WNN_DTYPE_F32, c, 1, k, k), TD(WNN_DTYPE_F32, c)};
+  fin[1].data = wf, fin[2].data = bf;
+  void *fd[3] = {xf, wf, bf};
+  double fl = time_op("Conv", attrs, 3, fin, fd);
+  printf("| QLinearConv depthwise %s (depthwise kernel) | %.3f | %.3f | %.3f |\n", what, plain, fast, fl);
+  free(x), free(wt), free(wzp), free(ws), free(bias), free(xf), free(wf), free(bf);
+}
+
 static void dqmm(int64_t m, int64_t k, int64_t n) {
   float *a = floats(m * k, 2), *bs = floats(n, 0.01f), *bias = floats(n, 1);
   for (int64_t j = 0; j < n; j++) bs[j] = 0.01f;
@@ -92,6 +115,10 @@ int main(void) {
   conv("1x1 32<-192 28x28", 192, 28, 28, 32, 1, NULL);
   conv("1x1 320<-960 7x7", 960, 7, 7, 320, 1, NULL);
   conv("3x3 s2 32<-3 224x224", 3, 224, 224, 32, 3, "{\"pads\":[1,1,1,1],\"strides\":[2,2]}");
+  dwconv("3x3 s1 144x56x56", 144, 56, 3, "{\"group\":144,\"pads\":[1,1,1,1]}");
+  dwconv("3x3 s2 96x112x112", 96, 112, 3, "{\"group\":96,\"pads\":[1,1,1,1],\"strides\":[2,2]}");
+  dwconv("3x3 s1 960x7x7", 960, 7, 3, "{\"group\":960,\"pads\":[1,1,1,1]}");
+  dwconv("5x5 s1 240x28x28", 240, 28, 5, "{\"group\":240,\"pads\":[2,2,2,2]}");
   dqmm(32, 128, 512);
   dqmm(32, 512, 128);
   return 0;

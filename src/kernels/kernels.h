@@ -255,6 +255,58 @@ typedef void wnn_qs32_requant_ukernel(size_t rows, size_t n, const int32_t *acc,
 typedef void wnn_qs32_dequant_ukernel(size_t rows, size_t n, const int32_t *acc, size_t acc_rs,
                                       const float *scale, const float *bias, float *y,
                                       size_t y_rs);
+/* ------------------------------------------------------- quantization (int8) */
+
+/* QuantizeLinear (and DynamicQuantizeLinear's last step, uint8):
+ *   y[i] = clamp(nearbyintf(x[i] / scale) + zero_point, lo, hi)
+ * with [lo, hi] the output type's range ([0, 255] uint8, [-128, 127] int8),
+ * in float32: a division (not a multiply by the reciprocal), rounding half to
+ * even, the clamp by comparisons so that NaN gives lo. zero_point is a float
+ * holding an integer of the output type. Every variant gives these bits. */
+typedef struct wnn_f32_q8_cvt_params {
+  float scale, zero_point;
+} wnn_f32_q8_cvt_params;
+
+typedef void wnn_f32_qu8_vcvt_ukernel(size_t n, const float *x, uint8_t *y,
+                                      const wnn_f32_q8_cvt_params *params);
+typedef void wnn_f32_qs8_vcvt_ukernel(size_t n, const float *x, int8_t *y,
+                                      const wnn_f32_q8_cvt_params *params);
+
+/* DequantizeLinear: y[i] = (float)(x[i] - zero_point) * scale, the
+ * difference exact (as int64 for int32 x) and rounded to float once. */
+typedef struct wnn_q8_f32_cvt_params {
+  int32_t zero_point;  /* of x's type */
+  float scale;
+} wnn_q8_f32_cvt_params;
+
+typedef void wnn_qu8_f32_vcvt_ukernel(size_t n, const uint8_t *x, float *y,
+                                      const wnn_q8_f32_cvt_params *params);
+typedef void wnn_qs8_f32_vcvt_ukernel(size_t n, const int8_t *x, float *y,
+                                      const wnn_q8_f32_cvt_params *params);
+typedef void wnn_s32_f32_vcvt_ukernel(size_t n, const int32_t *x, float *y,
+                                      const wnn_q8_f32_cvt_params *params);
+
+/* DynamicQuantizeLinear's range: *min = the least of 0 and x[0..n), *max =
+ * the greatest, NaN elements skipped; a zero result is +0. */
+typedef void wnn_f32_qrange_ukernel(size_t n, const float *x, float *min, float *max);
+
+/* Depthwise convolution of one channel plane (QLinearConv with group == C ==
+ * M), x uint8 or int8, int8 weights w[k_h * k_w] with zero point 0:
+ *   acc = bias + sum over the taps inside the input of (x - x_zero_point) * w
+ * (taps in the padding add nothing: they hold the zero point), then
+ *   y = clamp(nearbyintf((float)acc * scale) + y_zero_point, y_min, y_max)
+ * in float32 (NaN gives y_min), acc exact (as int64). y_min and y_max are the
+ * output type's range or narrower (a fused Relu or Clip). y is out_h x out_w,
+ * uint8 or int8. */
+typedef struct wnn_qs8_dwconv_params {
+  wnn_window2d win;
+  int32_t x_zero_point;
+  bool x_signed, y_signed;  /* int8 (else uint8) */
+  float y_zero_point, y_min, y_max;
+} wnn_qs8_dwconv_params;
+
+typedef void wnn_qs8_dwconv_ukernel(const void *x, const int8_t *w, int32_t bias, float scale,
+                                    void *y, const wnn_qs8_dwconv_params *params);
 
 /* ------------------------------------------------------------ declarations */
 
@@ -281,6 +333,13 @@ typedef void wnn_qs32_dequant_ukernel(size_t rows, size_t n, const int32_t *acc,
 #define WNN_F32_QPACKROWS(name, isa) wnn_f32_qpackrows_ukernel name;
 #define WNN_QS32_REQUANT(name, isa) wnn_qs32_requant_ukernel name;
 #define WNN_QS32_DEQUANT(name, isa) wnn_qs32_dequant_ukernel name;
+#define WNN_F32_QU8_VCVT(name, isa) wnn_f32_qu8_vcvt_ukernel name;
+#define WNN_F32_QS8_VCVT(name, isa) wnn_f32_qs8_vcvt_ukernel name;
+#define WNN_QU8_F32_VCVT(name, isa) wnn_qu8_f32_vcvt_ukernel name;
+#define WNN_QS8_F32_VCVT(name, isa) wnn_qs8_f32_vcvt_ukernel name;
+#define WNN_S32_F32_VCVT(name, isa) wnn_s32_f32_vcvt_ukernel name;
+#define WNN_F32_QRANGE(name, isa) wnn_f32_qrange_ukernel name;
+#define WNN_QS8_DWCONV(name, isa) wnn_qs8_dwconv_ukernel name;
 #include "kernels/kernels.inc"
 
 #endif /* WNN_KERNELS_H */

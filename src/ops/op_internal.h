@@ -238,6 +238,19 @@ wnn_f32_softmax_ukernel *wnn_select_f32_softmax(wnn_kernels kernels);
 enum { WNN_KIND_VV = 0, WNN_KIND_VC = 1, WNN_KIND_RVC = 2 };
 wnn_vbinary_fn wnn_select_vbinary(wnn_kernels kernels, wnn_dtype dtype, int binop, int kind);
 
+/* The int8 element-wise kernels of QuantizeLinear, DequantizeLinear and
+ * DynamicQuantizeLinear, and the int8 depthwise convolution of QLinearConv. */
+typedef struct wnn_q8_vcvt_config {
+  wnn_f32_qu8_vcvt_ukernel *f32_qu8;
+  wnn_f32_qs8_vcvt_ukernel *f32_qs8;
+  wnn_qu8_f32_vcvt_ukernel *qu8_f32;
+  wnn_qs8_f32_vcvt_ukernel *qs8_f32;
+  wnn_s32_f32_vcvt_ukernel *s32_f32;
+  wnn_f32_qrange_ukernel *qrange;
+} wnn_q8_vcvt_config;
+wnn_q8_vcvt_config wnn_select_q8_vcvt(wnn_kernels kernels);
+wnn_qs8_dwconv_ukernel *wnn_select_qs8_dwconv(wnn_kernels kernels);
+
 enum { WNN_UNARY_RELU = 0, WNN_UNARY_CLAMP = 1, WNN_UNARY_SIGMOID = 2 };
 enum { WNN_POOL_MAX = 0, WNN_POOL_AVG = 1 };
 

@@ -67,6 +67,7 @@ wnn_status wnn_quantizelinear_prepare(wnn_prepare_ctx *ctx) {
   if ((st = wnn_attr_int(ctx, "saturate", 1, &sat))) return st; /* float8 only */
   if ((st = wnn_attr_int(ctx, "output_dtype", 0, &odt))) return st;
   if ((st = quant_prepare(ctx, OP, "y_scale", "y_zero_point", p))) return st;
+  p->k = wnn_select_q8_vcvt(ctx->kernels);
   if (odt != 0 && odt != 2 && odt != 3)
     return wnn_op_fail(ctx, WNN_ERR_UNSUPPORTED,
                        "%s: output_dtype = %lld is not supported (uint8 2, int8 3)", OP,
@@ -88,28 +89,22 @@ wnn_status wnn_quantizelinear_prepare(wnn_prepare_ctx *ctx) {
 }
 
 /* y = saturate(round_half_even(x / scale) + zero_point); NaN gives the
- * type's lowest value. */
+ * type's lowest value (kernels.h: wnn_f32_q8_cvt_params). */
 wnn_status wnn_quantizelinear_run(const wnn_run_ctx *ctx) {
   const wnn_quant_params *p = ctx->params;
   const float *x = ctx->inputs[0].data, *scale = ctx->inputs[1].data;
   const void *zp = p->has_zero_point ? ctx->inputs[2].data : NULL;
   const bool s8 = p->qdtype == WNN_DTYPE_I8;
-  const float lo = s8 ? -128.0f : 0.0f, hi = s8 ? 127.0f : 255.0f;
-  void *y = ctx->outputs[0].data;
+  uint8_t *y = ctx->outputs[0].data; /* int8 or uint8: one byte each */
   size_t i = 0;
   for (size_t o = 0; o < p->outer; o++)
-    for (size_t a = 0; a < p->axis_n; a++) {
-      const float s = scale[a];
-      const float z = !zp  ? 0.0f
-                      : s8 ? (float)((const int8_t *)zp)[a]
-                           : (float)((const uint8_t *)zp)[a];
-      for (size_t k = 0; k < p->inner; k++, i++) {
-        float q = nearbyintf(x[i] / s) + z; /* the default rounding: half to even */
-        q = q > lo ? q : lo;                /* NaN too */
-        q = q < hi ? q : hi;
-        if (s8) ((int8_t *)y)[i] = (int8_t)q;
-        else ((uint8_t *)y)[i] = (uint8_t)q;
-      }
+    for (size_t a = 0; a < p->axis_n; a++, i += p->inner) {
+      const wnn_f32_q8_cvt_params kp = {
+          scale[a], !zp  ? 0.0f
+                    : s8 ? (float)((const int8_t *)zp)[a]
+                         : (float)((const uint8_t *)zp)[a]};
+      if (s8) p->k.f32_qs8(p->inner, x + i, (int8_t *)(y + i), &kp);
+      else p->k.f32_qu8(p->inner, x + i, y + i, &kp);
     }
   return WNN_OK;
 }
@@ -123,6 +118,7 @@ wnn_status wnn_dequantizelinear_prepare(wnn_prepare_ctx *ctx) {
     return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input 0 (x) is %s, expected uint8, int8 or int32",
                        OP, wnn_dtype_name(x->dtype));
   if ((st = quant_prepare(ctx, OP, "x_scale", "x_zero_point", p))) return st;
+  p->k = wnn_select_q8_vcvt(ctx->kernels);
   p->qdtype = x->dtype;
   if (p->has_zero_point && ctx->inputs[2].dtype != x->dtype)
     return wnn_op_fail(ctx, WNN_ERR_DTYPE,
@@ -131,15 +127,7 @@ wnn_status wnn_dequantizelinear_prepare(wnn_prepare_ctx *ctx) {
   return wnn_set_output(ctx, OP, 0, WNN_DTYPE_F32, x->ndim, x->dims);
 }
 
-static inline int64_t qget(wnn_dtype dt, const void *data, size_t i) {
-  switch (dt) {
-    case WNN_DTYPE_I8: return ((const int8_t *)data)[i];
-    case WNN_DTYPE_U8: return ((const uint8_t *)data)[i];
-    default: return ((const int32_t *)data)[i];
-  }
-}
-
-/* y = float(x - zero_point) * scale. */
+/* y = float(x - zero_point) * scale, the difference exact. */
 wnn_status wnn_dequantizelinear_run(const wnn_run_ctx *ctx) {
   const wnn_quant_params *p = ctx->params;
   const void *x = ctx->inputs[0].data;
@@ -148,10 +136,22 @@ wnn_status wnn_dequantizelinear_run(const wnn_run_ctx *ctx) {
   float *y = ctx->outputs[0].data;
   size_t i = 0;
   for (size_t o = 0; o < p->outer; o++)
-    for (size_t a = 0; a < p->axis_n; a++) {
-      const float s = scale[a];
-      const int64_t z = zp ? qget(p->qdtype, zp, a) : 0;
-      for (size_t k = 0; k < p->inner; k++, i++) y[i] = (float)(qget(p->qdtype, x, i) - z) * s;
+    for (size_t a = 0; a < p->axis_n; a++, i += p->inner) {
+      wnn_q8_f32_cvt_params kp = {0, scale[a]};
+      switch (p->qdtype) {
+        case WNN_DTYPE_I8:
+          if (zp) kp.zero_point = ((const int8_t *)zp)[a];
+          p->k.qs8_f32(p->inner, (const int8_t *)x + i, y + i, &kp);
+          break;
+        case WNN_DTYPE_U8:
+          if (zp) kp.zero_point = ((const uint8_t *)zp)[a];
+          p->k.qu8_f32(p->inner, (const uint8_t *)x + i, y + i, &kp);
+          break;
+        default:
+          if (zp) kp.zero_point = ((const int32_t *)zp)[a];
+          p->k.s32_f32(p->inner, (const int32_t *)x + i, y + i, &kp);
+          break;
+      }
     }
   return WNN_OK;
 }
@@ -171,30 +171,39 @@ wnn_status wnn_dynamicquantizelinear_prepare(wnn_prepare_ctx *ctx) {
   const wnn_tdesc *x = &ctx->inputs[0];
   wnn_status st;
   if ((st = wnn_expect_dtype(ctx, OP, 0, "x", WNN_DTYPE_F32))) return st;
+  ((wnn_quant_params *)ctx->params)->k = wnn_select_q8_vcvt(ctx->kernels);
   if ((st = wnn_set_output(ctx, OP, 0, WNN_DTYPE_U8, x->ndim, x->dims))) return st;
   if ((st = wnn_set_output(ctx, OP, 1, WNN_DTYPE_F32, 0, NULL))) return st;
   return wnn_set_output(ctx, OP, 2, WNN_DTYPE_U8, 0, NULL);
 }
 
-void wnn_dynamic_quant_params(const float *x, size_t n, float *scale, float *zero_point) {
-  float lo = 0.0f, hi = 0.0f;
-  for (size_t i = 0; i < n; i++) {
-    lo = x[i] < lo ? x[i] : lo;
-    hi = x[i] > hi ? x[i] : hi;
-  }
+/* Scale and zero point from the range [lo, hi] (lo <= 0 <= hi). */
+static void dynamic_quant_from_range(float lo, float hi, float *scale, float *zero_point) {
   const float s = (hi - lo) / 255.0f;
   *scale = s;
   *zero_point = s > 0.0f ? wnn_dynamic_quant_clamp(nearbyintf(0.0f - lo / s)) : 0.0f;
 }
 
+void wnn_dynamic_quant_params(const float *x, size_t n, float *scale, float *zero_point) {
+  float lo, hi;
+  wnn_f32_qrange__scalar(n, x, &lo, &hi);
+  dynamic_quant_from_range(lo, hi, scale, zero_point);
+}
+
+/* The range kernel, then QuantizeLinear's uint8 kernel with the derived scale
+ * and zero point: its arithmetic is wnn_dynamic_quant_value's (NaN gives 0)
+ * when the scale is positive; a zero scale gives 0 everywhere. */
 wnn_status wnn_dynamicquantizelinear_run(const wnn_run_ctx *ctx) {
+  const wnn_quant_params *p = ctx->params;
   const wnn_tensor *xt = &ctx->inputs[0];
   const size_t n = (size_t)wnn_shape_numel(xt->ndim, xt->dims);
   const float *x = xt->data;
   uint8_t *y = ctx->outputs[0].data;
-  float scale, zp;
-  wnn_dynamic_quant_params(x, n, &scale, &zp);
-  for (size_t i = 0; i < n; i++) y[i] = (uint8_t)wnn_dynamic_quant_value(x[i], scale, zp);
+  float lo, hi, scale, zp;
+  p->k.qrange(n, x, &lo, &hi);
+  dynamic_quant_from_range(lo, hi, &scale, &zp);
+  if (scale > 0.0f) p->k.f32_qu8(n, x, y, &(const wnn_f32_q8_cvt_params){scale, zp});
+  else memset(y, 0, n);
   *(float *)ctx->outputs[1].data = scale;
   *(uint8_t *)ctx->outputs[2].data = (uint8_t)zp;
   return WNN_OK;

@@ -491,10 +491,16 @@ static void qconv_fast_prepare(wnn_prepare_ctx *ctx, wnn_qconv_params *p) {
   const size_t cg = p->in_c / p->group, mg = p->out_c / p->group;
   const uint64_t k = (uint64_t)cg * w->k_h * w->k_w, pixels = (uint64_t)w->out_h * w->out_w;
   if (!k || !mg || !pixels || !p->batch || k > (uint64_t)INT32_MAX) return;
-  /* Depthwise (group == C == M): the int8 depthwise kernel's place (a method
-   * of its own, chosen here and dispatched in qconv_run); the plain loop
-   * until then. */
-  if (p->group > 1 && cg == 1 && mg == 1) return;
+  /* Depthwise (group == C == M), QLinearConv: the int8 depthwise kernel per
+   * plane (qconv_depthwise; any bias: the kernel sums in int64 where int32
+   * could overflow). */
+  if (p->group > 1 && cg == 1 && mg == 1) {
+    if (p->qlinear) {
+      p->dwconv = wnn_select_qs8_dwconv(ctx->kernels);
+      p->method = WNN_QCONV_DEPTHWISE;
+    }
+    return;
+  }
   if (p->qlinear) { /* the requantized sum must fit int32 (see above) */
     uint64_t bias_abs = 0;
     const int bi = p->in[WNN_Q_BIAS];
@@ -644,10 +650,42 @@ static wnn_status qconv_prepare(wnn_prepare_ctx *ctx, const char *op, bool qline
   return WNN_OK;
 }
 
+/* QLinearConv, depthwise (group == C == M) with int8 weights whose zero
+ * points are constant zeros (the quantizers' symmetric weights): one kernel
+ * call per plane, bitwise the plain loop below (the same int64-exact sums,
+ * multiplier and requantization). */
+static wnn_status qconv_depthwise(const wnn_run_ctx *ctx, const wnn_qconv_params *p) {
+  const wnn_window2d *g = &p->win;
+  const uint8_t *x = ctx->inputs[p->in[WNN_Q_A]].data; /* uint8 or int8: bytes */
+  const int8_t *w = ctx->inputs[p->in[WNN_Q_B]].data;
+  const int bi = p->in[WNN_Q_BIAS];
+  const int32_t *bias = bi < ctx->num_inputs ? ctx->inputs[bi].data : NULL;
+  uint8_t *y = ctx->outputs[0].data;
+  const wnn_qs8_dwconv_params kp = {.win = *g,
+                                    .x_zero_point = zp_at(ctx, p->in, WNN_Q_AZP, 0),
+                                    .x_signed = p->x_dtype == WNN_DTYPE_I8,
+                                    .y_signed = p->y_dtype == WNN_DTYPE_I8,
+                                    .y_zero_point = (float)zp_at(ctx, p->in, WNN_Q_YZP, 0),
+                                    .y_min = (float)p->y_lo,
+                                    .y_max = (float)p->y_hi};
+  const float xs = f32_at(ctx, p->in, WNN_Q_ASCALE, 0), ys = f32_at(ctx, p->in, WNN_Q_YSCALE, 0);
+  const size_t taps = g->k_h * g->k_w, in_plane = g->in_h * g->in_w;
+  const size_t out_plane = g->out_h * g->out_w;
+  for (size_t n = 0; n < p->batch; n++)
+    for (size_t c = 0; c < p->out_c; c++) {
+      const float mult = xs * f32_at(ctx, p->in, WNN_Q_BSCALE, p->wscale_per_channel ? c : 0) / ys;
+      const size_t plane = n * p->out_c + c;
+      p->dwconv(x + plane * in_plane, w + c * taps, bias ? bias[c] : 0, mult,
+                y + plane * out_plane, &kp);
+    }
+  return WNN_OK;
+}
+
 static wnn_status qconv_run(const wnn_run_ctx *ctx) {
   const wnn_qconv_params *p = ctx->params;
   if (p->method == WNN_QCONV_GEMM_1X1 || p->method == WNN_QCONV_GEMM_IM2COL)
     return qconv_fast_run(ctx);
+  if (p->method == WNN_QCONV_DEPTHWISE) return qconv_depthwise(ctx, p);
   const wnn_window2d *g = &p->win;
   const void *x = ctx->inputs[p->in[WNN_Q_A]].data, *w = ctx->inputs[p->in[WNN_Q_B]].data;
   const int bi = p->in[WNN_Q_BIAS];

@@ -14,12 +14,14 @@
 #include "ops/op_internal.h"
 
 /* QuantizeLinear and DequantizeLinear: per tensor (axis_n 1) or per axis,
- * the tensor viewed as outer x axis_n x inner. Scale and zero point are read
- * at run time (they need not be constants). */
+ * the tensor viewed as outer x axis_n x inner; each run of inner elements is
+ * one kernel call. Scale and zero point are read at run time (they need not
+ * be constants). DynamicQuantizeLinear uses only the kernels. */
 typedef struct wnn_quant_params {
   wnn_dtype qdtype;          /* the quantized side: uint8, int8 (or int32: Dequantize) */
   bool has_zero_point;
   size_t outer, axis_n, inner;
+  wnn_q8_vcvt_config k;      /* chosen at prepare */
 } wnn_quant_params;
 
 /* MatMulInteger and QLinearMatMul: int8/uint8 A [..., m, k] times B
@@ -64,13 +66,16 @@ typedef struct wnn_qconv_params {
    * GEMM over tiles of `tile` output pixels, packing x as it is (1x1,
    * stride 1, no padding) or by an im2col; byte offsets in the scratch of the
    * packed tile, the int32 tile (QLinearConv) and the per-channel
-   * multipliers. */
+   * multipliers; or (depthwise QLinearConv) the int8 depthwise kernel per
+   * plane. */
   int method; /* WNN_QCONV_* */
   size_t tile;
   size_t s_pack, s_acc, s_mult;
   wnn_qs8_gemm_config gemm;
+  wnn_qs8_dwconv_ukernel *dwconv; /* WNN_QCONV_DEPTHWISE */
 } wnn_qconv_params;
-enum { WNN_QCONV_PLAIN = 0, WNN_QCONV_GEMM_1X1 = 1, WNN_QCONV_GEMM_IM2COL = 2 };
+enum { WNN_QCONV_PLAIN = 0, WNN_QCONV_GEMM_1X1 = 1, WNN_QCONV_GEMM_IM2COL = 2,
+       WNN_QCONV_DEPTHWISE = 3 };
 
 /* B's element (k, j) of a packed B ([ceil(k/2), n, 2]: docs/quantization.md). */
 static inline size_t wnn_qpacked_index(size_t n, size_t k, size_t j) {

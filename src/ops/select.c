@@ -319,3 +319,65 @@ wnn_vbinary_fn wnn_select_vbinary(wnn_kernels kernels, wnn_dtype dtype, int bino
   }
   return fn;
 }
+
+/* out = the function of the last usable row of table t (out starts NULL). */
+#define PICK(t, kernels, out)                                             \
+  for (size_t i_ = sizeof t / sizeof t[0]; i_-- > 0 && !(out);)           \
+    if (t[i_].fn && isa_allowed(t[i_].isa, kernels)) (out) = t[i_].fn
+
+/* The int8 element-wise families, a table each. */
+wnn_q8_vcvt_config wnn_select_q8_vcvt(wnn_kernels kernels) {
+  wnn_q8_vcvt_config c = {0};
+  {
+    static const struct { wnn_f32_qu8_vcvt_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_F32_QU8_VCVT(name, isa) ROW(name, isa, 0, 0)
+#include "kernels/kernels.inc"
+    };
+    PICK(t, kernels, c.f32_qu8);
+  }
+  {
+    static const struct { wnn_f32_qs8_vcvt_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_F32_QS8_VCVT(name, isa) ROW(name, isa, 0, 0)
+#include "kernels/kernels.inc"
+    };
+    PICK(t, kernels, c.f32_qs8);
+  }
+  {
+    static const struct { wnn_qu8_f32_vcvt_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_QU8_F32_VCVT(name, isa) ROW(name, isa, 0, 0)
+#include "kernels/kernels.inc"
+    };
+    PICK(t, kernels, c.qu8_f32);
+  }
+  {
+    static const struct { wnn_qs8_f32_vcvt_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_QS8_F32_VCVT(name, isa) ROW(name, isa, 0, 0)
+#include "kernels/kernels.inc"
+    };
+    PICK(t, kernels, c.qs8_f32);
+  }
+  {
+    static const struct { wnn_s32_f32_vcvt_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_S32_F32_VCVT(name, isa) ROW(name, isa, 0, 0)
+#include "kernels/kernels.inc"
+    };
+    PICK(t, kernels, c.s32_f32);
+  }
+  {
+    static const struct { wnn_f32_qrange_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_F32_QRANGE(name, isa) ROW(name, isa, 0, 0)
+#include "kernels/kernels.inc"
+    };
+    PICK(t, kernels, c.qrange);
+  }
+  return c;
+}
+
+wnn_qs8_dwconv_ukernel *wnn_select_qs8_dwconv(wnn_kernels kernels) {
+  static const struct { wnn_qs8_dwconv_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_QS8_DWCONV(name, isa) ROW(name, isa, 0, 0)
+#include "kernels/kernels.inc"
+  };
+  SELECT(t, kernels, -1, -1);
+  return NULL;
+}

@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "op_harness.h"
+#include "ops/quant_internal.h"
 #include "../unit/robustness.h"
 #include "wnn_builder.h"
 
@@ -511,6 +512,177 @@ TEST(qlinearconv_activation) {
                  "activation"));
 }
 
+/* ------------------------------ the int8 kernels inside the ops (kernels.inc) */
+
+/* Prepares `name` with the AUTO kernels (SIMD128 where built) and the SCALAR
+ * ones, runs both and the reference on `data`; every output of the two runs
+ * must be bitwise equal, and equal to the reference's (exact). params, when
+ * given (WNN_MAX_PARAMS bytes), receives the AUTO case's params. */
+static int run_kernels(const char *name, const char *attrs, int nin, const wnn_tdesc *in,
+                       void *const *data, int nout, void *params) {
+  op_case ca, cs;
+  if (op_prepare_k(&ca, name, attrs, nin, in, nout, WNN_KERNELS_AUTO) != WNN_OK ||
+      op_prepare_k(&cs, name, attrs, nin, in, nout, WNN_KERNELS_SCALAR) != WNN_OK) {
+    printf("  %s: prepare %s failed: %s %s\n", test_current_, name, ca.msg, cs.msg);
+    return 0;
+  }
+  if (params) memcpy(params, ca.params, sizeof ca.params);
+  void *ga[3] = {0}, *gs[3] = {0}, *ref[3] = {0};
+  int ok = op_exec(&ca, ca.op->run, data, ga) == WNN_OK;
+  ok = op_exec(&cs, cs.op->run, data, gs) == WNN_OK && ok;
+  ok = op_exec(&ca, ca.op->reference, data, ref) == WNN_OK && ok;
+  for (int o = 0; ok && o < nout; o++) {
+    const size_t bytes = td_bytes(&ca.outputs[o]);
+    if (memcmp(ga[o], gs[o], bytes) != 0) {
+      printf("  %s: %s output %d: AUTO and SCALAR kernels differ\n", test_current_, name, o);
+      ok = 0;
+    } else if (memcmp(ga[o], ref[o], bytes) != 0) {
+      printf("  %s: %s output %d differs from the reference\n", test_current_, name, o);
+      ok = 0;
+    }
+  }
+  for (int o = 0; o < nout; o++) free(ga[o]), free(gs[o]), free(ref[o]);
+  return ok;
+}
+
+/* x / s on ties k + 0.5 of both signs, -0, NaN, infinities, huge values and
+ * random values (SIMD128 steps of 16 and their tails: 37 per row). */
+static void edge_floats(float *x, size_t n, float s) {
+  static const float sp[] = {0.0f, -0.0f, NAN, INFINITY, -INFINITY, 1e30f, -1e30f, 3e38f};
+  for (size_t i = 0; i < n; i++) {
+    const int k = (int)(lcg_next() % 600) - 300;
+    switch (i % 5) {
+      case 0: x[i] = ((float)k + 0.5f) * s; break;
+      case 1: x[i] = sp[(i / 5) % 8]; break;
+      default: x[i] = 150.0f * s * lcg_float(); break;
+    }
+  }
+}
+
+TEST(quantize_kernels) {
+  enum { N = 3 * 37 };
+  float x[N], s = 0.25f, sa[5] = {0.25f, 0.5f, 0.1f, 3.0f, 0.0625f};
+  edge_floats(x, N, s);
+  const wnn_dtype zdt[2] = {WNN_DTYPE_U8, WNN_DTYPE_I8};
+  const uint8_t zu[3] = {0, 128, 255};
+  const int8_t zs[3] = {-128, 0, 127};
+  for (int t = 0; t < 2; t++)
+    for (int z = 0; z < 3; z++) {
+      wnn_tdesc in[3] = {TD(WNN_DTYPE_F32, 3, 37), TD_SCALAR(WNN_DTYPE_F32), TD_SCALAR(zdt[t])};
+      void *data[3] = {x, &s, t ? (void *)&zs[z] : (void *)&zu[z]};
+      CHECK(run_kernels("QuantizeLinear", NULL, 3, in, data, 1, NULL));
+      /* back to float */
+      op_case c;
+      CHECK_OK(op_prepare(&c, "QuantizeLinear", NULL, 3, in, 1));
+      void *q[1];
+      CHECK_OK(op_exec(&c, c.op->run, data, q));
+      wnn_tdesc din[3] = {TD(zdt[t], 3, 37), in[1], in[2]};
+      void *dd[3] = {q[0], data[1], data[2]};
+      CHECK(run_kernels("DequantizeLinear", NULL, 3, din, dd, 1, NULL));
+      free(q[0]);
+    }
+  /* per axis: axis 1 (inner 19) and the last axis (inner 1) */
+  float xa[2 * 5 * 19];
+  edge_floats(xa, 2 * 5 * 19, 0.25f);
+  uint8_t za[19];
+  for (int i = 0; i < 19; i++) za[i] = (uint8_t)lcg_next();
+  for (int a = 0; a < 2; a++)
+    for (int t = 0; t < 2; t++) {
+      const int64_t n = a ? 19 : 5;
+      wnn_tdesc in[3] = {TD(WNN_DTYPE_F32, 2, 5, 19), TD(WNN_DTYPE_F32, n), TD(zdt[t], n)};
+      float sc[19];
+      for (int i = 0; i < n; i++) sc[i] = sa[i % 5];
+      void *data[3] = {xa, sc, za};
+      const char *attrs = a ? "{\"axis\":2}" : NULL;
+      CHECK(run_kernels("QuantizeLinear", attrs, 3, in, data, 1, NULL));
+      wnn_tdesc din[3] = {TD(zdt[t], 2, 5, 19), in[1], in[2]};
+      void *dd[3] = {za, sc, za}; /* any bytes will do: 19 >= 5 */
+      uint8_t qx[2 * 5 * 19];
+      for (size_t i = 0; i < sizeof qx; i++) qx[i] = (uint8_t)lcg_next();
+      dd[0] = qx;
+      CHECK(run_kernels("DequantizeLinear", attrs, 3, din, dd, 1, NULL));
+    }
+  /* int32 with and without a zero point (exact in the reference's range) */
+  int32_t x32[3 * 37], z32 = -77;
+  for (int i = 0; i < 3 * 37; i++) x32[i] = (int32_t)(lcg_next() % 2000001) - 1000000;
+  wnn_tdesc d32[3] = {TD(WNN_DTYPE_I32, 3, 37), TD_SCALAR(WNN_DTYPE_F32), TD_SCALAR(WNN_DTYPE_I32)};
+  void *dd32[3] = {x32, &s, &z32};
+  CHECK(run_kernels("DequantizeLinear", NULL, 3, d32, dd32, 1, NULL));
+  CHECK(run_kernels("DequantizeLinear", NULL, 2, d32, dd32, 1, NULL));
+}
+
+TEST(dynamic_quantize_kernels) {
+  enum { N = 5 * 41 };
+  float x[N];
+  for (int kind = 0; kind < 4; kind++) {
+    for (int i = 0; i < N; i++) {
+      x[i] = 3.0f * lcg_float();
+      if (kind == 1 && i % 7 == 2) x[i] = NAN;
+      if (kind == 1 && i % 9 == 4) x[i] = -0.0f;
+      if (kind == 2) x[i] = (i % 3) ? NAN : 0.0f; /* scale 0 */
+      if (kind == 3) x[i] = fabsf(x[i]) + 1.0f;   /* zero point 0 */
+    }
+    wnn_tdesc in = TD(WNN_DTYPE_F32, 5, 41);
+    void *data[1] = {x};
+    CHECK(run_kernels("DynamicQuantizeLinear", NULL, 1, &in, data, 3, NULL));
+  }
+}
+
+/* QLinearConv's depthwise path (group == C == M, int8 w, constant zero
+ * points 0): strides, paddings, dilation, activations, uint8/int8 x and y,
+ * per-channel and per-tensor scales and zero points, bias or none; AUTO and
+ * SCALAR against the reference, bitwise. A non-zero or non-constant w zero
+ * point takes the plain loop, also exact. */
+TEST(qlinearconv_depthwise) {
+  enum { C = 5 };
+  static const struct { int64_t h, w, k, s, d; const char *pads; } geo[] = {
+      {7, 7, 3, 1, 1, "[1,1,1,1]"},   {12, 23, 3, 2, 1, "[1,1,1,1]"}, {9, 17, 5, 1, 1, "[2,2,2,2]"},
+      {10, 21, 5, 2, 1, "[1,2,2,1]"}, {8, 19, 3, 1, 2, "[2,0,2,1]"},  {1, 1, 1, 1, 1, "[0,0,0,0]"},
+      {16, 16, 3, 2, 1, "[0,0,1,1]"}, {5, 33, 3, 3, 1, "[1,1,1,1]"},
+  };
+  const wnn_dtype q8[2] = {WNN_DTYPE_U8, WNN_DTYPE_I8};
+  int cases = 0;
+  for (size_t gi = 0; gi < sizeof geo / sizeof geo[0]; gi++)
+    for (int v = 0; v < 4; v++) {
+      const int64_t k = geo[gi].k, nb = 1 + (v == 3);
+      const int xt = v & 1, yt = (v >> 1) & 1, per = (int)(gi + (size_t)v) % 2;
+      const int64_t hw = geo[gi].h * geo[gi].w, kk = k * k;
+      unsigned char *x = malloc((size_t)(nb * C * hw));
+      int8_t w[C * 25], wzp[C] = {0};
+      float xs = 0.03f, ws[C], ys = 0.05f;
+      unsigned char xzp = (unsigned char)lcg_next(), yzp = (unsigned char)lcg_next();
+      int32_t bias[C];
+      for (int64_t i = 0; i < nb * C * hw; i++) x[i] = (unsigned char)lcg_next();
+      for (int i = 0; i < C * kk; i++) w[i] = (int8_t)lcg_next();
+      for (int i = 0; i < C; i++) ws[i] = 0.005f + 0.02f * fabsf(lcg_float()), bias[i] = (int32_t)(lcg_next() % 4001) - 2000;
+      wnn_tdesc in[9] = {TD(q8[xt], nb, C, geo[gi].h, geo[gi].w), TD_SCALAR(WNN_DTYPE_F32),
+                         TD_SCALAR(q8[xt]), TD(WNN_DTYPE_I8, C, 1, k, k),
+                         per ? TD(WNN_DTYPE_F32, C) : TD_SCALAR(WNN_DTYPE_F32),
+                         per ? TD(WNN_DTYPE_I8, C) : TD_SCALAR(WNN_DTYPE_I8),
+                         TD_SCALAR(WNN_DTYPE_F32), TD_SCALAR(q8[yt]), TD(WNN_DTYPE_I32, C)};
+      in[5].data = wzp, in[6].data = &ys, in[7].data = &yzp;
+      void *data[9] = {x, &xs, &xzp, w, ws, wzp, &ys, &yzp, bias};
+      char attrs[200];
+      snprintf(attrs, sizeof attrs,
+               "{\"group\":%d,\"strides\":[%lld,%lld],\"dilations\":[%lld,%lld],\"pads\":%s%s}", C,
+               (long long)geo[gi].s, (long long)geo[gi].s, (long long)geo[gi].d,
+               (long long)geo[gi].d, geo[gi].pads, v == 2 ? ",\"activation\":\"Relu\"" : "");
+      _Alignas(16) unsigned char params[WNN_MAX_PARAMS];
+      CHECK(run_kernels("QLinearConv", attrs, v == 1 ? 8 : 9, in, data, 1, params));
+      CHECK(((const wnn_qconv_params *)params)->method == WNN_QCONV_DEPTHWISE);
+      in[5].data = NULL; /* not a constant: the plain loop */
+      CHECK(run_kernels("QLinearConv", attrs, 9, in, data, 1, params));
+      CHECK(((const wnn_qconv_params *)params)->method == WNN_QCONV_PLAIN);
+      wzp[C - 1] = per ? 3 : 0, wzp[0] = per ? 0 : 3; /* not symmetric: the plain loop */
+      in[5].data = wzp;
+      CHECK(run_kernels("QLinearConv", attrs, 9, in, data, 1, params));
+      CHECK(((const wnn_qconv_params *)params)->method == WNN_QCONV_PLAIN);
+      free(x);
+      cases++;
+    }
+  CHECK(cases == 32);
+}
+
 /* ------------------------------- the int8 GEMM paths (src/ops/quant_gemm.c) */
 
 /* Prepares op with each wnn_kernels setting, checks which path it took (the
@@ -937,6 +1109,9 @@ int main(void) {
   RUN(qlinearmatmul_packed_per_column);
   RUN(dynamic_quantize_matmul);
   RUN(qlinearconv_activation);
+  RUN(quantize_kernels);
+  RUN(dynamic_quantize_kernels);
+  RUN(qlinearconv_depthwise);
   RUN(qconv_gemm_paths);
   RUN(qmatmul_gemm_paths);
   RUN(dynamic_quantize_matmul_gemm_path);
