@@ -376,6 +376,20 @@ for (const m of MODELS) {
     }
     assert.ok(c.ok, `wnn convert ${name}/model.onnx: exit ${c.status}: ${c.stderr}`);
     t.diagnostic(`${name}: converted in ${c.ms} ms, ${fs.statSync(c.artifact).size} bytes (model.onnx ${fs.statSync(c.onnx).size})`);
+    // The importer's rewrites (docs/quantization.md) happened: every Conv of a
+    // QDQ model is an integer QLinearConv, every MatMulInteger chain of a
+    // dynamic one a DynamicQuantizeMatMul.
+    const info = await native.exec(['info', c.artifact, '--json'], { timeoutMs: TIMEOUT_MS });
+    assert.equal(info.status, 0, `wnn info ${name}: ${info.stderr}`);
+    const meta = JSON.parse(info.stdout).metadata;
+    const ops = (typeof meta === 'string' ? JSON.parse(meta) : meta).ops;
+    t.diagnostic(`${name}: ops ${JSON.stringify(ops)}`);
+    if (m.kind === 'qdq') {
+      assert.ok(ops.QLinearConv > 0 && !ops.Conv, `${name}: Convs left float: ${JSON.stringify(ops)}`);
+    } else if (m.kind === 'dynamic') {
+      assert.ok(ops.DynamicQuantizeMatMul > 0 && !ops.MatMulInteger && !ops.DynamicQuantizeLinear,
+        `${name}: dynamic chains not rewritten: ${JSON.stringify(ops)}`);
+    }
     if (!wasiConvert.available()) return t.diagnostic(`${path.relative(ROOT, wasiConvert.bin)} is not built: no WASI conversion`);
     const w = path.join(tmp, `${name}-wasi.wnn`);
     const t0 = Date.now();

@@ -265,6 +265,36 @@ def symmetric_int8(w, axis=None, qmax=127):
 
 # ------------------------------------------------------------ static QDQ
 
+def fold_constant_identities(model):
+    """Identity nodes of a constant (torch's exporter writes one per repeated
+    initializer, e.g. every all-zero Conv bias of a model shares one tensor)
+    are removed and their readers read the constant, as onnxruntime's
+    quantization pre-processing (its graph optimizer) does before quantizing:
+    a quantizer that kept them would quantize such a bias as an activation."""
+    g = model.graph
+    consts = {t.name for t in g.initializer}
+    consts |= {n.output[0] for n in g.node if n.op_type == 'Constant'}
+    outputs = {o.name for o in g.output}
+    alias = {}
+    keep = []
+    for n in g.node:
+        src = alias.get(n.input[0], n.input[0]) if n.input else None
+        if n.op_type == 'Identity' and src in consts and n.output[0] not in outputs:
+            alias[n.output[0]] = src
+            continue
+        keep.append(n)
+    if not alias:
+        return 0
+    for n in keep:
+        for i, x in enumerate(n.input):
+            if x in alias:
+                n.input[i] = alias[x]
+    del g.node[:]
+    g.node.extend(keep)
+    return len(alias)
+
+
+
 def plan_static(model, explicit_activation):
     """What the static quantizer does to the graph: the activation tensors to
     quantize (in order), the Relu/Clip nodes removed (each with its Conv), and
@@ -410,7 +440,11 @@ def quantize_static(model, ranges, plan, explicit_activation):
                 bs = (np.float32(x_s) * np.asarray(ws, np.float32)).astype(np.float32)
                 bq = np.clip(np.round(b / bs.astype(np.float64)), -2**31, 2**31 - 1).astype(np.int32)
                 bzp = np.zeros(bs.shape, np.int32) if np.ndim(bs) else np.int32(0)
-                node.input[2] = weight_dq(bias, bq, bs, bzp, 0)
+                # A bias tensor several Convs share (torch's exporter shares
+                # equal initializers) gets one quantized copy per Conv: each
+                # has its own scale.
+                qname = bias if len(G.consumers[bias]) == 1 else f'{bias}_{n.output[0]}'
+                node.input[2] = weight_dq(qname, bq, bs, bzp, 0)
         for i, x in enumerate(node.input):
             if x in dq_of:
                 node.input[i] = dq_of[x]
@@ -678,6 +712,7 @@ def make_one(name, outdir, tvdir, photos):
             if not os.path.isfile(src):
                 raise RuntimeError(f'{src} is missing (tests/torch/export.py {tvdir}, or bert_encoder first)')
             model = onnx.load(src)
+            fold_constant_identities(model)
             meta = stamp(name, src)
             meta['source'] = os.path.relpath(src, ROOT)
             meta['float'] = FLOAT_BENCH_NAME[source]
