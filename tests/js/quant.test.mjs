@@ -65,9 +65,7 @@
 // Skips, saying why, when /usr/bin/python3 cannot import torch, torchvision,
 // onnx, numpy and skimage, when the native CLI or its `convert` is missing,
 // when onnxruntime-node or -web cannot be loaded, or (for its part) when a
-// WASI module is not built. A model that wnn refuses today with a message
-// (the per-column MatMulInteger zero point of *_pc) is a TODO with that
-// message, not a failure, and is checked in full once it converts.
+// WASI module is not built. A model that wnn refuses to convert is a failure.
 //
 // Environment: WNN_PYTHON (default /usr/bin/python3), WNN_TORCHVISION_DIR
 // (default build/torchvision), WNN_QUANT_DIR (default build/quant),
@@ -370,10 +368,6 @@ for (const m of MODELS) {
     if (skipReason) return t.skip(skipReason);
     requireWritten(name);
     const c = await convertOnce(name);
-    if (!c.ok && /MatMulInteger/.test(c.stderr) && /b_zero_point/.test(c.stderr)) {
-      t.todo(`wnn refuses it today: ${c.stderr.split('\n').pop()}`);
-      return;
-    }
     assert.ok(c.ok, `wnn convert ${name}/model.onnx: exit ${c.status}: ${c.stderr}`);
     t.diagnostic(`${name}: converted in ${c.ms} ms, ${fs.statSync(c.artifact).size} bytes (model.onnx ${fs.statSync(c.onnx).size})`);
     // The importer's rewrites (docs/quantization.md) happened: every Conv of a
@@ -403,10 +397,6 @@ for (const m of MODELS) {
     if (skipReason) return t.skip(skipReason);
     requireWritten(name);
     const c = await convertOnce(name);
-    if (!c.ok && /MatMulInteger/.test(c.stderr) && /b_zero_point/.test(c.stderr)) {
-      t.todo(`wnn refuses it today: ${c.stderr.split('\n').pop()}`);
-      return;
-    }
     assert.ok(c.ok, `wnn convert ${name}: ${c.stderr}`);
     const { model, sets } = dataSets(name);
     const onnx = path.join(QDIR, name, 'model.onnx');
