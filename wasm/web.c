@@ -24,26 +24,10 @@
  * dtype and length itself and writes each input in place, at the arena
  * address wnn_web_input_data gives once per executor.
  */
-#include <stdarg.h>
 #include <stddef.h>
 
 #include "base/status.h"
 #include "wnn.h"
-
-/* The modules are linked with --wrap=vsnprintf (CMakeLists.txt), so every
- * vsnprintf and snprintf of the runtime (its error messages) lands here and
- * goes to the printf of Emscripten's libc that formats floating point as
- * double, without long double support: wnn never formats a long double
- * (%Lf), and the full vsnprintf's 128-bit long double path
- * (pop_arg_long_double, __trunctfdf2) was 372 bytes of gzip in
- * dist/wnn.wasm. __small_vsnprintf is Emscripten's (musl's vfprintf built
- * with double), declared in no header; if a later Emscripten drops it, the
- * link fails rather than silently changing behaviour. */
-int __small_vsnprintf(char *restrict s, size_t n, const char *restrict fmt, va_list ap);
-int __wrap_vsnprintf(char *restrict s, size_t n, const char *restrict fmt, va_list ap);
-int __wrap_vsnprintf(char *restrict s, size_t n, const char *restrict fmt, va_list ap) {
-  return __small_vsnprintf(s, n, fmt, ap);
-}
 
 /* Which tensor list a `kind` argument names. */
 enum { WNN_WEB_INPUT = 0, WNN_WEB_OUTPUT = 1, WNN_WEB_PARAM = 2 };

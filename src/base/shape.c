@@ -1,7 +1,7 @@
 /* Shape helpers shared by the runtime, the ops and the builder (base/shape.h). */
-#include <stdio.h>
 
 #include "base/shape.h"
+#include "base/status.h"
 
 int64_t wnn_shape_numel(int ndim, const int64_t *dims) {
   int64_t n = 1;
@@ -45,9 +45,9 @@ int64_t wnn_checked_numel(int ndim, const int64_t *dims, size_t elem_size) {
 const char *wnn_format_dims(char *buf, size_t cap, int ndim, const int64_t *dims) {
   size_t used = 0;
   buf[0] = '\0';
-  used += (size_t)snprintf(buf, cap, "[");
+  used += (size_t)wnn_fmt(buf, cap, "[");
   for (int i = 0; i < ndim && used < cap; i++)
-    used += (size_t)snprintf(buf + used, cap - used, i ? ", %lld" : "%lld", (long long)dims[i]);
-  if (used < cap) snprintf(buf + used, cap - used, "]");
+    used += (size_t)wnn_fmt(buf + used, cap - used, i ? ", %lld" : "%lld", (long long)dims[i]);
+  if (used < cap) wnn_fmt(buf + used, cap - used, "]");
   return buf;
 }

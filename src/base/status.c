@@ -1,6 +1,5 @@
 /* Status texts and the per-thread last error (base/status.h). */
 #include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "base/status.h"
@@ -43,9 +42,9 @@ void wnn_clear_error(void) { last_error[0] = '\0'; }
 
 wnn_status wnn_vseterr(char *buf, size_t cap, wnn_status status, const char *fmt, va_list ap) {
   char text[sizeof last_error];
-  vsnprintf(text, sizeof text, fmt, ap);
+  wnn_vfmt(text, sizeof text, fmt, ap);
   memcpy(last_error, text, sizeof text);
-  if (buf && cap) snprintf(buf, cap, "%s", text);
+  if (buf && cap) wnn_fmt(buf, cap, "%s", text);
   return status;
 }
 

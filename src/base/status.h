@@ -23,4 +23,15 @@ wnn_status wnn_seterr(char *buf, size_t cap, wnn_status status, const char *fmt,
 wnn_status wnn_vseterr(char *buf, size_t cap, wnn_status status, const char *fmt, va_list ap);
 void wnn_clear_error(void);
 
+/* The library's snprintf/vsnprintf (base/fmt.c): the same contract (at most
+ * cap bytes with the terminating zero, returns the length the whole text
+ * would have), for the conversions messages use: d i u x X c s p g e f %,
+ * flags - 0 + space, width, precision, lengths hh h l ll z j t. */
+int wnn_fmt(char *buf, size_t cap, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+int wnn_vfmt(char *buf, size_t cap, const char *fmt, va_list ap);
+
 #endif /* WNN_BASE_STATUS_H */

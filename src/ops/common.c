@@ -1,5 +1,4 @@
 /* Prepare-time helpers shared by the op files (declared in op_internal.h). */
-#include <stdio.h>
 #include <string.h>
 
 #include "ops/op_internal.h"

@@ -5,9 +5,9 @@
  * Greater, GreaterOrEqual (bool output), And, Or, Xor (bool), and the variadic
  * Min, Max, Sum, Mean.
  */
-#include <stdio.h>
 #include <string.h>
 
+#include "base/status.h"
 #include "ops/math_internal.h"
 
 WNN_PARAMS_FIT(wnn_bitshift_params);
@@ -178,7 +178,7 @@ static wnn_status variadic_prepare(wnn_prepare_ctx *ctx, const char *op, int vbi
   wnn_tdesc acc = *a;
   for (int i = 1; i < ctx->num_inputs; i++) {
     char name[24]; /* "data_" and any int */
-    snprintf(name, sizeof name, "data_%d", i);
+    wnn_fmt(name, sizeof name, "data_%d", i);
     if ((st = wnn_expect_dtype(ctx, op, i, name, a->dtype))) return st;
     wnn_tdesc next = acc;
     if ((st = wnn_bcast_prepare(ctx, op, &acc, &ctx->inputs[i], next.dims, &next.ndim, NULL)))

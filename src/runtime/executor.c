@@ -4,7 +4,6 @@
  * model; it allocates nothing. A dynamic model's executor may be resized
  * (docs/dynamic-shapes.md): it then owns its shapes, params, offsets and
  * scratch (a runtime/replan.h plan) while the model stays as it was. */
-#include <stdio.h>
 #include <string.h>
 
 #include "base/status.h"
@@ -187,7 +186,7 @@ static wnn_status check_tensor(wnn_executor *ex, const char *what, const wnn_val
     if (t->shape && t->ndim >= 0 && t->ndim <= WNN_MAX_DIMS)
       wnn_format_dims(got, sizeof got, t->ndim, t->shape);
     else
-      snprintf(got, sizeof got, "of %d dims", t->ndim);
+      wnn_fmt(got, sizeof got, "of %d dims", t->ndim);
     return fail(ex, WNN_ERR_SHAPE, "%s %d (%s) has shape %s; the tensor has shape %s", what, index,
                 name, want, got);
   }
@@ -277,7 +276,7 @@ static int guard_true(const wnn_executor *ex, int v) {
 
 static const char *label(char *buf, size_t cap, const wnn_model *m, int i) {
   const wnn_node *n = &m->nodes[i];
-  snprintf(buf, cap, "node %d (%s%s%s%s)", i, n->op->name, n->name ? " '" : "",
+  wnn_fmt(buf, cap, "node %d (%s%s%s%s)", i, n->op->name, n->name ? " '" : "",
            n->name ? n->name : "", n->name ? "'" : "");
   return buf;
 }
@@ -374,7 +373,7 @@ wnn_status wnn_executor_run(wnn_executor *ex) {
   for (int k = 0; ex->skipped_by && k < m->num_outputs; k++)
     if (ex->skipped_by[m->outputs[k]] >= 0) {
       char who[160];
-      snprintf(who, sizeof who, "output %d (%s)", k, m->values[m->outputs[k]].name);
+      wnn_fmt(who, sizeof who, "output %d (%s)", k, m->values[m->outputs[k]].name);
       return unwritten(ex, who, m->outputs[k]);
     }
   return WNN_OK;
@@ -571,7 +570,7 @@ wnn_status wnn_executor_resize(wnn_executor *ex, int count, const wnn_input_shap
   wnn_shape_plan *p = NULL;
   if ((st = wnn_replan(m, ex->key, &p))) {
     char why[400];
-    snprintf(why, sizeof why, "%s", wnn_last_error());
+    wnn_fmt(why, sizeof why, "%s", wnn_last_error());
     return fail(ex, st, "resize: %s", why);
   }
   if (p->arena_bytes > ex->arena_bytes) {

@@ -3,7 +3,6 @@
  * found here, so that a model that loads runs. */
 #include <cjson/cJSON.h>
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "runtime/format.h"
@@ -83,7 +82,7 @@ static wnn_status get_name(const wnn_allocator *a, const cJSON *obj, const char 
 static const char *type_str(char *buf, size_t cap, wnn_dtype dtype, int ndim,
                             const int64_t *dims) {
   char shape[112];
-  snprintf(buf, cap, "%s%s", wnn_dtype_name(dtype), wnn_format_dims(shape, sizeof shape, ndim, dims));
+  wnn_fmt(buf, cap, "%s%s", wnn_dtype_name(dtype), wnn_format_dims(shape, sizeof shape, ndim, dims));
   return buf;
 }
 
@@ -93,7 +92,7 @@ static wnn_status read_value(wnn_model *m, const cJSON *j, int index, const uint
                              size_t weights_size) {
   wnn_value *v = &m->values[index];
   char where[48];
-  snprintf(where, sizeof where, "values[%d]", index);
+  wnn_fmt(where, sizeof where, "values[%d]", index);
   if (!cJSON_IsObject(j)) return fail(WNN_ERR_MALFORMED, "graph: %s must be an object", where);
   wnn_status st = get_name(&m->allocator, j, where, &v->name);
   if (st) return st;
@@ -354,7 +353,7 @@ static wnn_status read_dims(wnn_model *m, const cJSON *g) {
     wnn_dim *d = &m->dims[m->num_dims];
     const char *name = e->string;
     char where[160];
-    snprintf(where, sizeof where, "dims \"%.100s\"", name);
+    wnn_fmt(where, sizeof where, "dims \"%.100s\"", name);
     if (!name[0]) return fail(WNN_ERR_MALFORMED, "graph: dims has an empty name");
     for (int i = 0; i < m->num_dims; i++)
       if (!strcmp(m->dims[i].name, name))
@@ -447,7 +446,7 @@ static wnn_status place_shape_values(wnn_model *m) {
 
 static const char *node_label(char *buf, size_t cap, const wnn_model *m, int i) {
   const wnn_node *n = &m->nodes[i];
-  snprintf(buf, cap, "node %d (%s%s%s%s)", i, n->op ? n->op->name : "?", n->name ? " '" : "",
+  wnn_fmt(buf, cap, "node %d (%s%s%s%s)", i, n->op ? n->op->name : "?", n->name ? " '" : "",
            n->name ? n->name : "", n->name ? "'" : "");
   return buf;
 }
@@ -531,7 +530,7 @@ static wnn_status run_shape_node(wnn_model *m, int i, const wnn_tdesc *in, const
 static wnn_status read_node(wnn_model *m, const cJSON *j, int i, int *producer) {
   wnn_node *n = &m->nodes[i];
   char where[48], label[160], msg[256];
-  snprintf(where, sizeof where, "nodes[%d]", i);
+  wnn_fmt(where, sizeof where, "nodes[%d]", i);
   if (!cJSON_IsObject(j)) return fail(WNN_ERR_MALFORMED, "graph: %s must be an object", where);
   wnn_status st = get_name(&m->allocator, j, where, &n->name);
   if (st) return st;
@@ -739,12 +738,12 @@ static wnn_status check_plan(wnn_model *m, const int *producer) {
     char *desc[2] = {da, db};
     for (int k = 0; k < (b >= 0 ? 2 : 1); k++) {
       if (who[k] >= 0)
-        snprintf(desc[k], 200, "value %d (%s, bytes %zu..%zu, live over nodes %d..%d)", who[k],
+        wnn_fmt(desc[k], 200, "value %d (%s, bytes %zu..%zu, live over nodes %d..%d)", who[k],
                  m->values[who[k]].name ? m->values[who[k]].name : "unnamed",
                  m->values[who[k]].offset, m->values[who[k]].offset + m->values[who[k]].nbytes,
                  m->values[who[k]].first, m->values[who[k]].last);
       else
-        snprintf(desc[k], 200, "the scratch of %s",
+        wnn_fmt(desc[k], 200, "the scratch of %s",
                  node_label(label, sizeof label, m, -1 - who[k]));
     }
     if (b < 0)
@@ -864,7 +863,7 @@ static wnn_status plan_maxima(wnn_model *m) {
   wnn_free(&m->allocator, key, (klen ? klen : 1) * sizeof *key, 8);
   if (st) {
     char why[400];
-    snprintf(why, sizeof why, "%s", wnn_last_error());
+    wnn_fmt(why, sizeof why, "%s", wnn_last_error());
     return fail(st == WNN_ERR_OUT_OF_MEMORY ? st : WNN_ERR_MALFORMED,
                 "graph: at every dim's max: %s", why);
   }
@@ -989,7 +988,7 @@ wnn_status wnn_model_load(const void *data, size_t size, const wnn_load_options 
   if (!st && m->dynamic) st = plan_maxima(m);
   if (st) {
     char saved[512];
-    snprintf(saved, sizeof saved, "%s", wnn_last_error());
+    wnn_fmt(saved, sizeof saved, "%s", wnn_last_error());
     wnn_model_free(m);
     return fail(st, "%s", saved);
   }
@@ -1082,7 +1081,7 @@ static wnn_status find(const wnn_model *m, const int *list, int count, const cha
   size_t n = 0;
   known[0] = '\0';
   for (int i = 0; i < count && n < sizeof known - 8; i++)
-    n += (size_t)snprintf(known + n, sizeof known - n, "%s\"%s\"", i ? ", " : "",
+    n += (size_t)wnn_fmt(known + n, sizeof known - n, "%s\"%s\"", i ? ", " : "",
                           m->values[list[i]].name);
   return fail(WNN_ERR_NOT_FOUND, "no %s is named \"%s\"; the model's %ss are: %s", what, name,
               what, count ? known : "(none)");

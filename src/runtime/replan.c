@@ -4,7 +4,6 @@
  * outputs as constants (a Reshape target); then lifetimes, in-place groups
  * and the greedy plan exactly as the builder computes the reference plan
  * (docs/format.md, "The memory plan"). */
-#include <stdio.h>
 #include <string.h>
 
 #include "base/status.h"
@@ -31,7 +30,7 @@ static wnn_status fail(wnn_status status, const char *fmt, ...) {
 
 static const char *node_label(char *buf, size_t cap, const wnn_model *m, int i) {
   const wnn_node *n = &m->nodes[i];
-  snprintf(buf, cap, "node %d (%s%s%s%s)", i, n->op->name, n->name ? " '" : "",
+  wnn_fmt(buf, cap, "node %d (%s%s%s%s)", i, n->op->name, n->name ? " '" : "",
            n->name ? n->name : "", n->name ? "'" : "");
   return buf;
 }
@@ -316,7 +315,7 @@ wnn_status wnn_replan(const wnn_model *m, const int64_t *key, wnn_shape_plan **o
     memcpy(vp->dims, k, (size_t)vp->ndim * sizeof *k);
     k += vp->ndim;
     char who[160];
-    snprintf(who, sizeof who, "input %d (%s)", i, m->values[v].name);
+    wnn_fmt(who, sizeof who, "input %d (%s)", i, m->values[v].name);
     st = value_bytes(m, v, vp, who);
   }
   size_t shape_used = 0;
