@@ -71,7 +71,8 @@ export interface LoadOptions {
   wasm?: WebAssembly.Module | Source | Promise<Response>;
   /** Called as the artifact streams in; total is 0 when the size is unknown. */
   onProgress?: (loaded: number, total: number) => void;
-  /** Kernel variants; 'scalar' forces the portable ones. Default 'auto'. */
+  /** Kernel variants; 'scalar' forces the portable ones, which dist/wnn-scalar.wasm has
+   *  (the default module for 'scalar'; dist/wnn.wasm refuses it). Default 'auto'. */
   kernels?: 'auto' | 'scalar';
   /** Verify section checksums (default true). */
   verifyChecksum?: boolean;

@@ -431,7 +431,10 @@ export async function load(source, options) {
   }
   if (onProgress != null && typeof onProgress !== 'function') fail('WNN_ERR_INVALID_ARGUMENT', `options.onProgress: expected a function, got ${describe(onProgress)}`);
   const flags = LOAD_BORROW | (verifyChecksum === false ? LOAD_NO_CHECKSUM : 0);
-  let [bytes, rt] = await Promise.all([readSource(source, onProgress ?? undefined), runtimeFor(wasm)]);
+  // dist/wnn.wasm has SIMD128 kernels only: the portable ones are
+  // dist/wnn-scalar.wasm's, the default module for kernels: 'scalar'.
+  const module = wasm ?? (kernels === KERNELS.scalar ? defaultWasmUrl(false) : undefined);
+  let [bytes, rt] = await Promise.all([readSource(source, onProgress ?? undefined), runtimeFor(module)]);
   // ONNX bytes (told apart by content) are converted first (docs/js.md: why
   // converting ahead of time is better).
   if (looksLikeOnnx(bytes)) bytes = await convertOnnx(bytes, await placeOf(await source), conversion);

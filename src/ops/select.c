@@ -13,8 +13,24 @@
 #endif
 
 /* A row's function, or NULL for a variant this build does not have (so the
- * table never names a function that was not compiled). */
+ * table never names a function that was not compiled). A SIMD128-only build
+ * (WNN_SIMD_ONLY: dist/wnn.wasm, CMakeLists.txt) names no scalar kernel that
+ * a SIMD128 kernel of the same name replaces: the generated header defines
+ * <name>_TWIN for those, and FN_SCALAR tests for it with the probe idiom
+ * (WNN_CHECK is 1 when its argument expands to two items, else 0). */
+#if defined(WNN_SIMD_ONLY)
+#define WNN_PROBE ~, 1
+#define WNN_SECOND(a, b, ...) b
+#define WNN_CHECK(...) WNN_SECOND(__VA_ARGS__, 0, )
+#define WNN_CAT(a, b) WNN_CAT_(a, b)
+#define WNN_CAT_(a, b) a##b
+#define WNN_TWIN_0(name) name
+#define WNN_TWIN_1(name) NULL
+#include "kernels/scalar_twins.h"
+#define FN_SCALAR(name) WNN_CAT(WNN_TWIN_, WNN_CHECK(name##_TWIN))(name)
+#else
 #define FN_SCALAR(name) name
+#endif
 #if WNN_HAVE_WASMSIMD
 #define FN_WASMSIMD(name) name
 #else

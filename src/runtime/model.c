@@ -925,6 +925,12 @@ wnn_status wnn_model_load(const void *data, size_t size, const wnn_load_options 
       opt.kernels != WNN_KERNELS_REFERENCE)
     return fail(WNN_ERR_INVALID_ARGUMENT, "wnn_model_load: unknown kernels option %d",
                 (int)opt.kernels);
+#if defined(WNN_SIMD_ONLY)
+  if (opt.kernels == WNN_KERNELS_SCALAR)
+    return fail(WNN_ERR_UNSUPPORTED,
+                "this build has SIMD128 kernels only (dist/wnn.wasm); WNN_KERNELS_SCALAR needs the "
+                "portable build, dist/wnn-scalar.wasm");
+#endif
 #ifndef WNN_WITH_REFERENCE
   if (opt.kernels == WNN_KERNELS_REFERENCE)
     return fail(WNN_ERR_UNSUPPORTED, "this build has no reference kernels (WNN_WITH_REFERENCE)");

@@ -172,6 +172,13 @@ test('load: options.wasm as a precompiled Module, a URL, a path and bytes; insta
   assert.notEqual(defaults.memory, a.memory);
   const byBytes = await wnn.load(fixture('mnist_like'), { wasm: scalarBytes });
   const scalarKernels = await wnn.load(fixture('mnist_like'), { kernels: 'scalar' });
+  // kernels: 'scalar' runs in dist/wnn-scalar.wasm's instance (dist/wnn.wasm
+  // has SIMD128 kernels only, and refuses it with a message that says so).
+  assert.equal(scalarKernels.memory, byUrl.memory, "kernels: 'scalar' loads dist/wnn-scalar.wasm");
+  if (wnn.simdSupported()) {
+    await rejects(() => wnn.load(fixture('mnist_like'), { kernels: 'scalar', wasm: rel('dist/wnn.wasm') }),
+      'WNN_ERR_UNSUPPORTED', /SIMD128 kernels only.*wnn-scalar\.wasm/);
+  }
   // Every runtime computes the same numbers.
   const input = parseNpy(fs.readFileSync(path.join(fixtures, 'mnist_like.input_0.npy'))).data;
   const want = parseNpy(fs.readFileSync(path.join(fixtures, 'mnist_like.output_0.npy'))).data;
