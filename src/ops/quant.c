@@ -184,9 +184,10 @@ static void dynamic_quant_from_range(float lo, float hi, float *scale, float *ze
   *zero_point = s > 0.0f ? wnn_dynamic_quant_clamp(nearbyintf(0.0f - lo / s)) : 0.0f;
 }
 
-void wnn_dynamic_quant_params(const float *x, size_t n, float *scale, float *zero_point) {
+void wnn_dynamic_quant_params(wnn_f32_qrange_ukernel *range, const float *x, size_t n, float *scale,
+                              float *zero_point) {
   float lo, hi;
-  wnn_f32_qrange__scalar(n, x, &lo, &hi);
+  range(n, x, &lo, &hi);
   dynamic_quant_from_range(lo, hi, scale, zero_point);
 }
 

@@ -215,7 +215,8 @@ static wnn_status qmatmul_fast_run(const wnn_run_ctx *ctx) {
   wnn_qs32_requant_params rq = {0};
   const float *bias = NULL;
   if (p->dynamic) { /* DynamicQuantizeLinear of all of A; Mul by a_scale * b_scale */
-    wnn_dynamic_quant_params(a, (size_t)wnn_shape_numel(at->ndim, at->dims), &a_scale, &a_zp);
+    wnn_dynamic_quant_params(p->qrange, a, (size_t)wnn_shape_numel(at->ndim, at->dims), &a_scale,
+                             &a_zp);
     for (size_t j = 0; j < n; j++)
       mult[j] = a_scale * f32_at(ctx, p->in, WNN_Q_BSCALE, p->bscale_per_column ? j : 0);
     const int bi = p->in[WNN_Q_BIAS];
@@ -265,6 +266,7 @@ static wnn_status qmatmul_prepare(wnn_prepare_ctx *ctx, const char *op, qmm_kind
   memcpy(p->in, kind == QMM_INTEGER ? IN_INT : kind == QMM_QLINEAR ? IN_QL : IN_DYN, sizeof p->in);
   p->qlinear = kind == QMM_QLINEAR;
   p->dynamic = kind == QMM_DYNAMIC;
+  p->qrange = wnn_select_q8_vcvt(ctx->kernels).qrange;
   const wnn_tdesc *a = &ctx->inputs[p->in[WNN_Q_A]], *b = &ctx->inputs[p->in[WNN_Q_B]];
   wnn_status st;
   char sa[64], sb[64];
@@ -377,7 +379,8 @@ static wnn_status qmatmul_run(const wnn_run_ctx *ctx) {
   if (p->dynamic) { /* DynamicQuantizeLinear of all of A */
     const wnn_tensor *at = &ctx->inputs[p->in[WNN_Q_A]];
     float zp;
-    wnn_dynamic_quant_params(a, (size_t)wnn_shape_numel(at->ndim, at->dims), &a_scale, &zp);
+    wnn_dynamic_quant_params(p->qrange, a, (size_t)wnn_shape_numel(at->ndim, at->dims), &a_scale,
+                             &zp);
     azp = (int32_t)zp;
   } else {
     azp = zp_at(ctx, p->in, WNN_Q_AZP, 0);

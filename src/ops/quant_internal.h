@@ -39,6 +39,7 @@ typedef struct wnn_qmatmul_params {
   bool bzp_per_column, bscale_per_column; /* [n] zero points / scales of B */
   wnn_dtype a_dtype, b_dtype, y_dtype; /* y int32 (MatMulInteger), uint8 or int8, float32 */
   signed char in[WNN_Q_COUNT];         /* DynamicQuantizeMatMul: WNN_Q_BIAS is its float bias */
+  wnn_f32_qrange_ukernel *qrange;      /* DynamicQuantizeMatMul: A's range */
   size_t m, n, k;
   int batch_ndim;
   size_t batch_dims[WNN_MAX_DIMS], a_bs[WNN_MAX_DIMS], b_bs[WNN_MAX_DIMS];
@@ -89,8 +90,10 @@ static inline size_t wnn_qpacked_index(size_t n, size_t k, size_t j) {
  *   y = saturate(round_half_even(x / scale) + zero_point)
  * An all-zero (or empty) x has scale 0: zero point 0 and y 0 (ONNX divides by
  * it). NaN elements do not widen the range and quantize to 0. The zero point
- * comes back as a float holding an integer in [0, 255]. */
-void wnn_dynamic_quant_params(const float *x, size_t n, float *scale, float *zero_point);
+ * comes back as a float holding an integer in [0, 255]. range: a selected
+ * wnn_f32_qrange kernel (every variant gives the same range). */
+void wnn_dynamic_quant_params(wnn_f32_qrange_ukernel *range, const float *x, size_t n, float *scale,
+                              float *zero_point);
 
 static inline float wnn_dynamic_quant_clamp(float q) {
   q = q > 0.0f ? q : 0.0f; /* NaN too */
