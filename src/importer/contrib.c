@@ -17,7 +17,7 @@
 
 static const char *const handled[] = {"Attention", "SkipLayerNormalization",
                                       "EmbedLayerNormalization", "FastGelu",
-                                      "DynamicQuantizeMatMul", NULL};
+                                      "DynamicQuantizeMatMul", "MatMulNBits", NULL};
 
 bool wnn_contrib_handles(const char *domain, const char *op_type) {
   if (!domain || !op_type || strcmp(domain, DOMAIN)) return false;
@@ -710,9 +710,9 @@ wnn_status wnn_contrib_rewrite(wnn_ir_graph *g, int id, bool *replaced) {
   *replaced = false;
   const wnn_ir_node *n = &g->nodes[id];
   if (n->dead || !wnn_contrib_handles(n->domain, n->op_type)) return WNN_OK;
-  if (!strcmp(n->op_type, "DynamicQuantizeMatMul")) {
-    /* The runtime has this one, with com.microsoft's semantics: the node
-     * stays as it is, in the default domain. */
+  if (!strcmp(n->op_type, "DynamicQuantizeMatMul") || !strcmp(n->op_type, "MatMulNBits")) {
+    /* The runtime has these, with com.microsoft's semantics: the node stays
+     * as it is, in the default domain. */
     char *domain = wnn_ir_strdup("");
     if (!domain) return oom_graph(g);
     free(g->nodes[id].domain);

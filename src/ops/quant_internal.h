@@ -104,4 +104,22 @@ static inline float wnn_dynamic_quant_value(float x, float scale, float zero_poi
   return scale > 0.0f ? wnn_dynamic_quant_clamp(nearbyintf(x / scale) + zero_point) : 0.0f;
 }
 
+/* MatMulNBits (src/ops/quant_nbits.c): A [m, k] (leading dims folded into m)
+ * times B's n dequantized rows, transposed. zp_row: bytes of packed zero
+ * points per row of B; blob: bytes of codes per block. */
+typedef struct wnn_matmulnbits_params {
+  size_t m, n, k, block_size, n_blocks, blob, zp_row;
+  int bits;
+  bool has_zp, has_bias;
+  wnn_f32_gemm_config gemm;
+  wnn_q4_f32_dequant_ukernel *dequant4;
+} wnn_matmulnbits_params;
+
+/* One row of B (its codes, scales and packed zero points, or NULL for the
+ * default 2^(bits - 1)) as k floats: (code - zp) * scale, for 2, 4 or 8 bits;
+ * the plain loop the 4-bit kernel is tested against, and the reference's. */
+void wnn_matmulnbits_dequant_row(int bits, size_t k, size_t block_size, const uint8_t *codes,
+                                 const float *scales, const uint8_t *zp, float *out);
+wnn_q4_f32_dequant_ukernel *wnn_select_q4_f32_dequant(wnn_kernels kernels);
+
 #endif /* WNN_QUANT_INTERNAL_H */

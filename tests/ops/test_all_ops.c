@@ -282,6 +282,7 @@ static void register_covered(void) {
       {"MatMulInteger", "tests/ops/test_quant.c"},
       {"QLinearMatMul", "tests/ops/test_quant.c"},
       {"DynamicQuantizeMatMul", "tests/ops/test_quant.c"},
+      {"MatMulNBits", "tests/ops/test_quant_nbits.c"},
       {"ConvInteger", "tests/ops/test_quant.c"},
       {"QLinearConv", "tests/ops/test_quant.c"},
       {"HannWindow", "tests/ops/test_signal.c"},
