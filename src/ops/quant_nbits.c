@@ -11,7 +11,8 @@
  *
  * Run: columns of Y in panels of PANEL; each panel's rows of B are
  * dequantized into the scratch (the 4-bit kernel, or a plain loop for 2 and
- * 8 bits) and multiplied by the float GEMM, B read transposed. The GEMM sums
+ * 8 bits) and multiplied by the float GEMM, B read transposed (one to three
+ * rows of A) or transposed first (more). The GEMM sums
  * over k in increasing order from 0 and then adds the bias, as the reference
  * does, so the result is the reference's to the bit.
  */
@@ -20,7 +21,10 @@
 
 #include "ops/quant_internal.h"
 
-enum { PANEL = 16 };
+/* Columns of Y per panel; from ROWS_FROM rows of A on, the panel is
+ * transposed ([K][PANEL]) for the GEMM's row-major kernels, faster than its
+ * transposed-B ones once a panel serves several rows. */
+enum { PANEL = 16, ROWS_FROM = 4 };
 
 WNN_PARAMS_FIT(wnn_matmulnbits_params);
 
@@ -94,10 +98,11 @@ wnn_status wnn_matmulnbits_prepare(wnn_prepare_ctx *ctx) {
   p->k = (size_t)k, p->n = (size_t)n, p->m = (size_t)(wnn_shape_numel(a->ndim, a->dims) / k);
   p->bits = (int)bits, p->block_size = (size_t)bs, p->n_blocks = (size_t)n_blocks;
   p->blob = (size_t)blob;
+  /* A panel of rows of B, and for several rows of A its transpose too. */
   const uint64_t panel = (uint64_t)(n < PANEL ? n : PANEL) * (uint64_t)k * sizeof(float);
-  if (panel > SIZE_MAX / 2)
+  if (panel > SIZE_MAX / 4)
     return wnn_op_fail(ctx, WNN_ERR_LIMIT, "%s: K = %lld is too large", OP, (long long)k);
-  ctx->scratch_bytes = (size_t)panel;
+  ctx->scratch_bytes = (size_t)(p->m >= ROWS_FROM ? 2 * panel : panel);
   p->gemm = wnn_select_f32_gemm(ctx->kernels);
   p->dequant4 = wnn_select_q4_f32_dequant(ctx->kernels);
   return WNN_OK;
@@ -144,7 +149,14 @@ wnn_status wnn_matmulnbits_run(const wnn_run_ctx *ctx) {
         wnn_matmulnbits_dequant_row(p->bits, p->k, p->block_size, b + row * row_bytes,
                                     scales + row * p->n_blocks, rzp, panel + j * p->k);
     }
-    wnn_f32_gemm(&p->gemm, p->m, nb, p->k, a, p->k, 1, panel, 1, p->k, NULL, y + n0, p->n, &gp);
+    if (p->m < ROWS_FROM) {
+      wnn_f32_gemm(&p->gemm, p->m, nb, p->k, a, p->k, 1, panel, 1, p->k, NULL, y + n0, p->n, &gp);
+      continue;
+    }
+    float *t = panel + PANEL * p->k;
+    for (size_t kk = 0; kk < p->k; kk++)
+      for (size_t j = 0; j < nb; j++) t[kk * PANEL + j] = panel[j * p->k + kk];
+    wnn_f32_gemm(&p->gemm, p->m, nb, p->k, a, p->k, 1, t, PANEL, 1, NULL, y + n0, p->n, &gp);
   }
   return WNN_OK;
 }

@@ -7,10 +7,11 @@ to 0, zero point round(-min / scale) (packed, low bits first), codes
 clip(round(w / scale) + zp), packed low bits first into
 B [N, ceil(K / block_size), block_size * bits / 8].
 
-    /usr/bin/python3 tests/quant/nbits.py OUTDIR
+    /usr/bin/python3 tests/quant/nbits.py OUTDIR [--bench]
 
 Writes OUTDIR/NAME.onnx for each model of MODELS (tests/js/nbits.test.mjs runs
-them against onnxruntime-node)."""
+them against onnxruntime-node), or with --bench those of BENCH_MODELS
+(bench/nbits.mjs times them)."""
 import os
 import sys
 
@@ -101,10 +102,19 @@ MODELS = {
 }
 
 
+# A decoder MLP of TinyLlama's width (d 2048, hidden 5632; 4-bit, blocks of 32,
+# zero points), one token and a 64-token prompt.
+BENCH_MODELS = {
+    'nbits_mlp2048_decode': ([1, 2048], [(2048, 5632, 4, 32, True, False), (5632, 2048, 4, 32, True, False)]),
+    'nbits_mlp2048_prompt64': ([1, 64, 2048], [(2048, 5632, 4, 32, True, False), (5632, 2048, 4, 32, True, False)]),
+}
+
+
 def main():
     out = sys.argv[1]
+    models = BENCH_MODELS if '--bench' in sys.argv[2:] else MODELS
     os.makedirs(out, exist_ok=True)
-    for i, (name, (shape, layers)) in enumerate(MODELS.items()):
+    for i, (name, (shape, layers)) in enumerate(models.items()):
         m = model(name, shape, layers, 1000 + i)
         onnx.save(m, os.path.join(out, name + '.onnx'))
         print(name)
