@@ -327,7 +327,8 @@ typedef void wnn_qs8_dwconv_ukernel(const void *x, const int8_t *w, int32_t bias
  * a[i * a_rs + 2 q + 1] b[q * b_rs + 2 j + 1], int16 operands, for i < mr
  * (at most the variant's MR) and j < nc (a multiple of 8).
  * Output: Y = A^T M A / 4 + bias[c], A^T = [1 1 1 0; 0 1 -1 -1], of tiles t <
- * n of `channels` channels (M at m[xi * m_ps + c * m_cs + t]) into
+ * n of `channels` channels (M at m[xi * m_ps + c * m_cs + t], read for t up
+ * to round_up(n, 4), the values past n unused) into
  * y[c * y_cs + i * y_rs + 2 t + j] for output rows i < rows (1 or 2) and
  * columns 2 t + j < cols; the division is an arithmetic shift (exact when
  * A^T M A is 4 times the direct convolution's sum, as it is when that sum

@@ -10,9 +10,9 @@
  * Weights: 8 kernels per step, their taps gathered into lanes
  * (v128.load8_lane), transformed as int16 lanes; the rest by the scalar
  * kernel.
- * Output: 4 tiles of one channel per step as int32 lanes; the two output
- * columns of each tile are interleaved as they are stored; a ragged end
- * (tiles past a multiple of 4, or columns past cols) by the scalar kernel.
+ * Output: 4 tiles of one channel per step as int32 lanes (M read up to a
+ * multiple of 4 tiles); the two output columns of each tile are interleaved
+ * as they are stored, the columns past cols left out.
  */
 #include <wasm_simd128.h>
 
@@ -100,13 +100,11 @@ void wnn_qs16_winograd_output__wasmsimd(size_t channels, size_t n, size_t cols, 
                                         const int32_t *m, size_t m_ps, size_t m_cs,
                                         const int32_t *bias, int32_t *y, size_t y_rs,
                                         size_t y_cs) {
-  /* Groups of 4 tiles whose 8 columns all lie before cols. */
-  const size_t n4 = (cols / 8 < n / 4 ? cols / 8 : n / 4) * 4;
   for (size_t c = 0; c < channels; c++) {
     const v128_t b = wasm_i32x4_splat(bias ? bias[c] : 0);
     const int32_t *mc = m + c * m_cs;
     int32_t *yc = y + c * y_cs;
-    for (size_t t = 0; t < n4; t += 4) {
+    for (size_t t = 0; t < n; t += 4) {
       v128_t q[16], s[2][4];
       for (size_t i = 0; i < 16; i++) q[i] = wasm_v128_load(mc + i * m_ps + t);
       for (size_t j = 0; j < 4; j++) {
@@ -118,13 +116,17 @@ void wnn_qs16_winograd_output__wasmsimd(size_t channels, size_t n, size_t cols, 
         v128_t o1 = wasm_i32x4_sub(wasm_i32x4_sub(s[i][1], s[i][2]), s[i][3]);
         o0 = wasm_i32x4_add(wasm_i32x4_shr(o0, 2), b);
         o1 = wasm_i32x4_add(wasm_i32x4_shr(o1, 2), b);
+        const v128_t lo = wasm_i32x4_shuffle(o0, o1, 0, 4, 1, 5);
+        const v128_t hi = wasm_i32x4_shuffle(o0, o1, 2, 6, 3, 7);
         int32_t *yi = yc + i * y_rs + 2 * t;
-        wasm_v128_store(yi, wasm_i32x4_shuffle(o0, o1, 0, 4, 1, 5));
-        wasm_v128_store(yi + 4, wasm_i32x4_shuffle(o0, o1, 2, 6, 3, 7));
+        if (2 * t + 8 <= cols) {
+          wasm_v128_store(yi, lo), wasm_v128_store(yi + 4, hi);
+        } else { /* the last columns of the row */
+          int32_t buf[8];
+          wasm_v128_store(buf, lo), wasm_v128_store(buf + 4, hi);
+          for (size_t j = 0; 2 * t + j < cols; j++) yi[j] = buf[j];
+        }
       }
     }
   }
-  if (n4 < n)
-    wnn_qs16_winograd_output__scalar(channels, n - n4, cols - 2 * n4, rows, m + n4, m_ps, m_cs,
-                                     bias, y + 2 * n4, y_rs, y_cs);
 }

@@ -150,7 +150,7 @@ TEST(output_transform) {
         for (int variant = 0; variant < 8 && ok; variant++) {
           const size_t cols = 2 * n - (variant & 1), rows = 1 + ((variant >> 1) & 1);
           const bool with_bias = variant & 4, wrap = n % 3 == 0;
-          const size_t m_cs = n + 5, m_ps = ch * m_cs + 1, y_rs = cols + 3, y_cs = 2 * y_rs + 1;
+          const size_t m_cs = (n + 3) / 4 * 4, m_ps = ch * m_cs + 1, y_rs = cols + 3, y_cs = 2 * y_rs + 1;
           int32_t *m = malloc(16 * m_ps * 4), bias[3];
           int32_t *y = malloc(ch * y_cs * 4), *want = malloc(ch * y_cs * 4);
           for (size_t i = 0; i < 16 * m_ps; i++)
