@@ -29,7 +29,9 @@
  * output transform, into y (ConvInteger) or an int32 block that the GEMM
  * path's requantization kernel turns into y. The weights are transformed
  * once per run into U (16 planes [M][C rounded up to even]): they need not
- * be constants, and prepare may not keep anything outside the params.
+ * be constants, and prepare may not keep anything outside the params. A U
+ * of more than U_MAX bytes (more than 2^19 kernels: 724 x 724 channels) keeps the
+ * im2col path, whose scratch stays small.
  */
 #include <string.h>
 
@@ -39,6 +41,7 @@ enum {
   WINO_MAX_IN_C = 1827,
   V_BUDGET = 32 * 1024,  /* bytes of one position of V (a block of tiles) */
   M_BUDGET = 512 * 1024, /* bytes of M for one block of output channels */
+  U_MAX = 16 << 20,      /* bytes of U (all the weights) beyond which im2col is kept */
   MIN_OUT = 4,           /* smallest output plane side taken */
 };
 
@@ -74,6 +77,7 @@ size_t wnn_qconv_winograd_prepare(wnn_qconv_params *p, wnn_kernels kernels) {
   const size_t u_ps = position_stride(p->out_c * cin_p, 2);
   const size_t v_ps = position_stride(cin_p * vs, 2), m_ps = position_stride(ocb * vs, 4);
   const size_t ls = round_up(2 * round_up(tw, 8) + 2, 16);
+  if (16 * (uint64_t)u_ps * 2 > U_MAX) return 0; /* 512 x 512 channels take 8 MiB */
   uint64_t total = 0;
   size_t s_u, s_v, s_m, s_lines, s_acc = 0, s_mult = 0;
   if (!piece(&total, 16 * (uint64_t)u_ps * 2, &s_u) ||

@@ -877,7 +877,7 @@ TEST(qconv_gemm_paths) {
  * x and y, per-channel scales, Relu and Clip, ConvInteger), the range's
  * ends at the largest channel count it takes (1827: the sum reaches 2^29
  * minus 171392) and the first it refuses (1828, where 4 times the sum
- * leaves int32: the im2col path). */
+ * leaves int32: the im2col path), and weights too many to transform. */
 TEST(qconv_winograd_path) {
   const wnn_dtype U8 = WNN_DTYPE_U8, I8 = WNN_DTYPE_I8;
   const qconv_case CASES[] = {
@@ -912,6 +912,21 @@ TEST(qconv_winograd_path) {
     void *data[4] = {x, w, &xzp, &wzp};
     want_qconv_method = c == 1827 ? WNN_QCONV_WINOGRAD : WNN_QCONV_GEMM_IM2COL;
     CHECK(check_path("ConvInteger", NULL, 4, in, data, true, "the range's end"));
+    want_qconv_method = -1;
+    free(x), free(w);
+  }
+  /* Transformed weights past 16 MiB (520 x 1024 kernels: 17 MiB) keep the
+   * im2col path. */
+  {
+    const int64_t c = 1024, m = 520;
+    unsigned char *x = malloc((size_t)c * 36), xzp = 3, wzp = 0;
+    int8_t *w = malloc((size_t)(m * c * 9));
+    fill_bytes(x, (size_t)c * 36), fill_bytes(w, (size_t)(m * c * 9));
+    wnn_tdesc in[4] = {TD(U8, 1, c, 6, 6), TD(I8, m, c, 3, 3), TD_SCALAR(U8), TD_SCALAR(I8)};
+    in[3].data = &wzp;
+    void *data[4] = {x, w, &xzp, &wzp};
+    want_qconv_method = WNN_QCONV_GEMM_IM2COL;
+    CHECK(check_path("ConvInteger", NULL, 4, in, data, true, "17 MiB of transformed weights"));
     want_qconv_method = -1;
     free(x), free(w);
   }
