@@ -483,7 +483,9 @@ static wnn_status qconv_activation(wnn_prepare_ctx *ctx, const char *op, wnn_qco
 /* The int8 GEMM path of the convolutions (int8 w with zero point 0, group 1
  * or grouped): per image and group, tiles of output pixels are packed (1x1
  * stride 1 unpadded: the pixels as they are; else an im2col) and multiplied
- * by the group's weights as they are stored. */
+ * by the group's weights as they are stored; group 1 3x3 stride 1 takes the
+ * exact integer Winograd path instead where it applies
+ * (src/ops/qconv_winograd.c). */
 static void qconv_fast_prepare(wnn_prepare_ctx *ctx, wnn_qconv_params *p) {
   p->method = WNN_QCONV_PLAIN;
   if (p->w_dtype != WNN_DTYPE_I8 || !zero_point_is_zero(ctx, p->in, WNN_Q_BZP)) return;
