@@ -64,6 +64,9 @@ static void conv(const char *what, int64_t c, int64_t h, int64_t w, int64_t m, i
   void *fd[3] = {xf, wf, bf};
   double fl = time_op("Conv", attrs, 3, fin, fd);
   printf("| QLinearConv %s | %.3f | %.3f | %.3f |\n", what, plain, fast, fl);
+  if (k == 3 && attrs && !strstr(attrs, "strides")) /* the exact Winograd path: direct MACs per second */
+    printf("|   (%.1f GOP/s effective: 9 C M H W multiply-adds / time) | | | |\n",
+           2e-6 * 9.0 * (double)(c * m * h * w) / fast);
 }
 
 /* Depthwise (group == C == M): QLinearConv through the int8 depthwise kernel
@@ -115,6 +118,15 @@ int main(void) {
   conv("1x1 32<-192 28x28", 192, 28, 28, 32, 1, NULL);
   conv("1x1 320<-960 7x7", 960, 7, 7, 320, 1, NULL);
   conv("3x3 s2 32<-3 224x224", 3, 224, 224, 32, 3, "{\"pads\":[1,1,1,1],\"strides\":[2,2]}");
+  /* 3x3 stride 1 (the exact integer Winograd path): resnet18's stages and
+   * squeezenet1_1's expand convolutions */
+  conv("3x3 s1 64<-64 56x56", 64, 56, 56, 64, 3, "{\"pads\":[1,1,1,1]}");
+  conv("3x3 s1 128<-128 28x28", 128, 28, 28, 128, 3, "{\"pads\":[1,1,1,1]}");
+  conv("3x3 s1 256<-256 14x14", 256, 14, 14, 256, 3, "{\"pads\":[1,1,1,1]}");
+  conv("3x3 s1 512<-512 7x7", 512, 7, 7, 512, 3, "{\"pads\":[1,1,1,1]}");
+  conv("3x3 s1 64<-16 55x55", 16, 55, 55, 64, 3, "{\"pads\":[1,1,1,1]}");
+  conv("3x3 s1 128<-32 27x27", 32, 27, 27, 128, 3, "{\"pads\":[1,1,1,1]}");
+  conv("3x3 s1 256<-64 13x13", 64, 13, 13, 256, 3, "{\"pads\":[1,1,1,1]}");
   dwconv("3x3 s1 144x56x56", 144, 56, 3, "{\"group\":144,\"pads\":[1,1,1,1]}");
   dwconv("3x3 s2 96x112x112", 96, 112, 3, "{\"group\":96,\"pads\":[1,1,1,1],\"strides\":[2,2]}");
   dwconv("3x3 s1 960x7x7", 960, 7, 3, "{\"group\":960,\"pads\":[1,1,1,1]}");

@@ -308,6 +308,43 @@ typedef struct wnn_qs8_dwconv_params {
 typedef void wnn_qs8_dwconv_ukernel(const void *x, const int8_t *w, int32_t bias, float scale,
                                     void *y, const wnn_qs8_dwconv_params *params);
 
+/* ----------------------------------------------------------- int8 Winograd */
+
+/* Exact integer Winograd F(2x2, 3x3) (QLinearConv and ConvInteger, 3x3
+ * stride 1; src/ops/qconv_winograd.c has the derivation and the range
+ * proof). Positions xi = 4 i + j of the 4 x 4 transformed tiles, each its own
+ * plane at stride v_ps, u_ps, m_ps elements. Every sum wraps modulo 2^32 (the
+ * op proves the true results fit), so every variant gives the same bits.
+ *
+ * Input: V = B^T d B, B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1], for
+ * tiles t < round_up(n, 8) of 2 channels c: d[r][j] = lines[(4 c + r) * ls +
+ * 2 t + j] - zero_point (bytes read as int8 when s8, else uint8; each line
+ * holds 2 round_up(n, 8) + 2 readable bytes), stored as K-pairs:
+ * v[xi * v_ps + 2 t + c]. |V| <= 4 * 255.
+ * Weights: U = (2G) g (2G)^T = 4 G g G^T, 2G = [2 0 0; 1 1 1; 1 -1 1; 0 0 2],
+ * for `rows` 3x3 kernels g = w + 9 r: u[xi * u_ps + r]. |U| <= 9 * 128.
+ * GEMM: c[i * c_rs + j] = sum_{q < kp} a[i * a_rs + 2 q] b[q * b_rs + 2 j] +
+ * a[i * a_rs + 2 q + 1] b[q * b_rs + 2 j + 1], int16 operands, for i < mr
+ * (at most the variant's MR) and j < nc (a multiple of 8).
+ * Output: Y = A^T M A / 4 + bias[c], A^T = [1 1 1 0; 0 1 -1 -1], of tiles t <
+ * n of `channels` channels (M at m[xi * m_ps + c * m_cs + t], read for t up
+ * to round_up(n, 4), the values past n unused) into
+ * y[c * y_cs + i * y_rs + 2 t + j] for output rows i < rows (1 or 2) and
+ * columns 2 t + j < cols; the division is an arithmetic shift (exact when
+ * A^T M A is 4 times the direct convolution's sum, as it is when that sum
+ * fits). bias may be NULL (0). */
+typedef void wnn_qs16_winograd_input_ukernel(size_t n, const uint8_t *lines, size_t ls,
+                                             int16_t *v, size_t v_ps,
+                                             const wnn_q8_pack_params *p);
+typedef void wnn_qs16_winograd_weight_ukernel(size_t rows, const int8_t *w, int16_t *u,
+                                              size_t u_ps);
+typedef void wnn_qs16_gemm_ukernel(size_t mr, size_t nc, size_t kp, const int16_t *a, size_t a_rs,
+                                   const int16_t *b, size_t b_rs, int32_t *c, size_t c_rs);
+typedef void wnn_qs16_winograd_output_ukernel(size_t channels, size_t n, size_t cols, size_t rows,
+                                              const int32_t *m, size_t m_ps, size_t m_cs,
+                                              const int32_t *bias, int32_t *y, size_t y_rs,
+                                              size_t y_cs);
+
 /* ------------------------------------------------------------ declarations */
 
 #define WNN_F32_GEMM(name, isa, mr, nr, layout) wnn_f32_gemm_ukernel name;
@@ -340,6 +377,10 @@ typedef void wnn_qs8_dwconv_ukernel(const void *x, const int8_t *w, int32_t bias
 #define WNN_S32_F32_VCVT(name, isa) wnn_s32_f32_vcvt_ukernel name;
 #define WNN_F32_QRANGE(name, isa) wnn_f32_qrange_ukernel name;
 #define WNN_QS8_DWCONV(name, isa) wnn_qs8_dwconv_ukernel name;
+#define WNN_QS16_GEMM(name, isa, mr, nr) wnn_qs16_gemm_ukernel name;
+#define WNN_QS16_WINOGRAD_INPUT(name, isa) wnn_qs16_winograd_input_ukernel name;
+#define WNN_QS16_WINOGRAD_WEIGHT(name, isa) wnn_qs16_winograd_weight_ukernel name;
+#define WNN_QS16_WINOGRAD_OUTPUT(name, isa) wnn_qs16_winograd_output_ukernel name;
 #include "kernels/kernels.inc"
 
 #endif /* WNN_KERNELS_H */

@@ -66,6 +66,16 @@ void wnn_qs8_gemm_pb(const wnn_qs8_gemm_config *g, size_t m, size_t n, size_t k,
                      size_t a_rs, const int8_t *b, size_t b_rs, const int32_t *init, int32_t *c,
                      size_t c_rs);
 
+/* The exact integer Winograd F(2x2, 3x3) kernels of QLinearConv and
+ * ConvInteger (kernels.h, "int8 Winograd"), chosen once at prepare. */
+typedef struct wnn_qs16_winograd_config {
+  wnn_qs16_winograd_input_ukernel *input;
+  wnn_qs16_winograd_weight_ukernel *weight;
+  wnn_qs16_winograd_output_ukernel *output;
+  wnn_qs16_gemm_ukernel *gemm;
+  uint8_t gemm_mr, gemm_nr;
+} wnn_qs16_winograd_config;
+
 /* ------------------------------------------------------------ op params */
 
 /* Conv. 1-D convolutions run as 2-D ones of height 1. The GEMM methods work
@@ -219,6 +229,7 @@ wnn_window2d wnn_window_to_2d(const wnn_window_spec *spec);
  * kernels.inc). Never NULL for a family and operation the list has. */
 wnn_f32_gemm_config wnn_select_f32_gemm(wnn_kernels kernels);
 wnn_qs8_gemm_config wnn_select_qs8_gemm(wnn_kernels kernels);
+wnn_qs16_winograd_config wnn_select_qs16_winograd(wnn_kernels kernels);
 wnn_f32_im2col_ukernel *wnn_select_f32_im2col(wnn_kernels kernels);
 wnn_f32_im2col_tile_ukernel *wnn_select_f32_im2col_tile(wnn_kernels kernels);
 wnn_f32_act_ukernel *wnn_select_f32_act(wnn_kernels kernels);

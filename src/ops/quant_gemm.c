@@ -486,7 +486,9 @@ static wnn_status qconv_activation(wnn_prepare_ctx *ctx, const char *op, wnn_qco
 /* The int8 GEMM path of the convolutions (int8 w with zero point 0, group 1
  * or grouped): per image and group, tiles of output pixels are packed (1x1
  * stride 1 unpadded: the pixels as they are; else an im2col) and multiplied
- * by the group's weights as they are stored. */
+ * by the group's weights as they are stored; group 1 3x3 stride 1 takes the
+ * exact integer Winograd path instead where it applies
+ * (src/ops/qconv_winograd.c). */
 static void qconv_fast_prepare(wnn_prepare_ctx *ctx, wnn_qconv_params *p) {
   p->method = WNN_QCONV_PLAIN;
   if (p->w_dtype != WNN_DTYPE_I8 || !zero_point_is_zero(ctx, p->in, WNN_Q_BZP)) return;
@@ -517,6 +519,13 @@ static void qconv_fast_prepare(wnn_prepare_ctx *ctx, wnn_qconv_params *p) {
       }
     }
     if (k * QGEMM_MAX_PRODUCT + bias_abs > (uint64_t)INT32_MAX) return;
+  }
+  if (p->group == 1) { /* 3x3 stride 1: the exact integer Winograd path, where it applies */
+    const size_t bytes = wnn_qconv_winograd_prepare(p, ctx->kernels);
+    if (bytes) {
+      ctx->scratch_bytes = bytes;
+      return;
+    }
   }
   const bool one = w->k_h == 1 && w->k_w == 1 && w->stride_h == 1 && w->stride_w == 1 &&
                    !w->pad_t && !w->pad_l && !w->pad_b && !w->pad_r;
@@ -560,6 +569,10 @@ static wnn_status qconv_fast_run(const wnn_run_ctx *ctx) {
       mult[oc] = xs * f32_at(ctx, p->in, WNN_Q_BSCALE, p->wscale_per_channel ? oc : 0) / ys;
     rq = (wnn_qs32_requant_params){(float)zp_at(ctx, p->in, WNN_Q_YZP, 0), (float)p->y_lo,
                                    (float)p->y_hi, p->y_dtype == WNN_DTYPE_I8, false};
+  }
+  if (p->method == WNN_QCONV_WINOGRAD) {
+    wnn_qconv_winograd_run(p, x, wt, bias, y, scratch, &pp, mult, &rq);
+    return WNN_OK;
   }
   for (size_t n = 0; n < p->batch; n++)
     for (size_t grp = 0; grp < p->group; grp++) {
@@ -686,7 +699,8 @@ static wnn_status qconv_depthwise(const wnn_run_ctx *ctx, const wnn_qconv_params
 
 static wnn_status qconv_run(const wnn_run_ctx *ctx) {
   const wnn_qconv_params *p = ctx->params;
-  if (p->method == WNN_QCONV_GEMM_1X1 || p->method == WNN_QCONV_GEMM_IM2COL)
+  if (p->method == WNN_QCONV_GEMM_1X1 || p->method == WNN_QCONV_GEMM_IM2COL ||
+      p->method == WNN_QCONV_WINOGRAD)
     return qconv_fast_run(ctx);
   if (p->method == WNN_QCONV_DEPTHWISE) return qconv_depthwise(ctx, p);
   const wnn_window2d *g = &p->win;

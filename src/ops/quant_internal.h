@@ -74,9 +74,29 @@ typedef struct wnn_qconv_params {
   size_t s_pack, s_acc, s_mult;
   wnn_qs8_gemm_config gemm;
   wnn_qs8_dwconv_ukernel *dwconv; /* WNN_QCONV_DEPTHWISE */
+  /* WNN_QCONV_WINOGRAD (src/ops/qconv_winograd.c): the plan (tile grid,
+   * blocks, strides between positions, scratch offsets) and the kernels;
+   * s_acc and s_mult as above, gemm for the requantization. */
+  struct {
+    size_t tiles_h, tiles_w, rows, vs, ocb, cin_p, u_ps, v_ps, m_ps, ls;
+    size_t s_u, s_v, s_m, s_lines;
+    wnn_qs16_winograd_config k;
+  } wino;
 } wnn_qconv_params;
 enum { WNN_QCONV_PLAIN = 0, WNN_QCONV_GEMM_1X1 = 1, WNN_QCONV_GEMM_IM2COL = 2,
-       WNN_QCONV_DEPTHWISE = 3 };
+       WNN_QCONV_DEPTHWISE = 3, WNN_QCONV_WINOGRAD = 4 };
+
+/* The exact integer Winograd path of QLinearConv and ConvInteger
+ * (src/ops/qconv_winograd.c). prepare: when p (group 1, int8 weights with
+ * zero point 0, prepared up to its window) has a 3x3 stride-1 kernel the
+ * path applies to, plans it, sets p->method, p->wino, p->s_acc and p->s_mult
+ * and returns the scratch bytes; else 0 and p is unchanged. run: one whole
+ * node; mult and rq as the GEMM path computes them (QLinearConv). */
+size_t wnn_qconv_winograd_prepare(wnn_qconv_params *p, wnn_kernels kernels);
+void wnn_qconv_winograd_run(const wnn_qconv_params *p, const uint8_t *x, const int8_t *w,
+                            const int32_t *bias, void *y, char *scratch,
+                            const wnn_q8_pack_params *pp, const float *mult,
+                            const wnn_qs32_requant_params *rq);
 
 /* B's element (k, j) of a packed B ([ceil(k/2), n, 2]: docs/quantization.md). */
 static inline size_t wnn_qpacked_index(size_t n, size_t k, size_t j) {

@@ -389,6 +389,34 @@ wnn_q8_vcvt_config wnn_select_q8_vcvt(wnn_kernels kernels) {
   return c;
 }
 
+wnn_qs16_winograd_config wnn_select_qs16_winograd(wnn_kernels kernels) {
+  typedef struct { wnn_qs16_gemm_ukernel *fn; int isa; uint8_t mr, nr; } gemm_row;
+  static const gemm_row t_gemm[] = {
+#define WNN_QS16_GEMM(name, isa, mr, nr) {FN(name, isa), ISA_##isa, mr, nr},
+#include "kernels/kernels.inc"
+  };
+  static const struct { wnn_qs16_winograd_input_ukernel *fn; int isa; } t_input[] = {
+#define WNN_QS16_WINOGRAD_INPUT(name, isa) ROW_FN(name, isa)
+#include "kernels/kernels.inc"
+  };
+  static const struct { wnn_qs16_winograd_weight_ukernel *fn; int isa; } t_weight[] = {
+#define WNN_QS16_WINOGRAD_WEIGHT(name, isa) ROW_FN(name, isa)
+#include "kernels/kernels.inc"
+  };
+  static const struct { wnn_qs16_winograd_output_ukernel *fn; int isa; } t_output[] = {
+#define WNN_QS16_WINOGRAD_OUTPUT(name, isa) ROW_FN(name, isa)
+#include "kernels/kernels.inc"
+  };
+  wnn_qs16_winograd_config k = {0};
+  gemm_row g = {0};
+  LAST_ROW(t_gemm, g);
+  k.gemm = g.fn, k.gemm_mr = g.mr, k.gemm_nr = g.nr;
+  LAST_FN(t_input, k.input);
+  LAST_FN(t_weight, k.weight);
+  LAST_FN(t_output, k.output);
+  return k;
+}
+
 wnn_qs8_dwconv_ukernel *wnn_select_qs8_dwconv(wnn_kernels kernels) {
   static const struct { wnn_qs8_dwconv_ukernel *fn; int isa, op, kind; } t[] = {
 #define WNN_QS8_DWCONV(name, isa) ROW(name, isa, 0, 0)

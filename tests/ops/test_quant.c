@@ -689,6 +689,8 @@ TEST(qlinearconv_depthwise) {
  * int8 GEMM declares scratch, the plain loop none) and that run gives the
  * reference's bytes (every output is an integer, or the dynamic path's float
  * computed by the same operations: bitwise). */
+static int want_qconv_method = -1; /* >= 0: the convs' fast path must be this WNN_QCONV_* */
+
 static int check_path(const char *name, const char *attrs, int nin, const wnn_tdesc *in,
                       void *const *data, bool want_fast, const char *what) {
   static const wnn_kernels SETS[2] = {WNN_KERNELS_AUTO, WNN_KERNELS_SCALAR};
@@ -701,6 +703,12 @@ static int check_path(const char *name, const char *attrs, int nin, const wnn_td
     }
     if ((c.scratch_bytes > 0) != want_fast) {
       printf("  %s: %s: took the %s path\n", name, what, c.scratch_bytes ? "GEMM" : "plain");
+      return 0;
+    }
+    if (want_fast && want_qconv_method >= 0 && strstr(name, "Conv") &&
+        ((const wnn_qconv_params *)c.params)->method != want_qconv_method) {
+      printf("  %s: %s: method %d, expected %d\n", name, what,
+             ((const wnn_qconv_params *)c.params)->method, want_qconv_method);
       return 0;
     }
     void *got[1], *ref[1];
@@ -859,6 +867,68 @@ TEST(qconv_gemm_paths) {
     CHECK(check_path("QLinearConv", NULL, 9, in, data, false, "bias near INT32_MAX"));
     bias[0] = 1000;
     CHECK(check_path("QLinearConv", NULL, 9, in, data, true, "bias 1000"));
+  }
+}
+
+/* The exact integer Winograd path (src/ops/qconv_winograd.c): 3x3 stride 1
+ * group 1, bitwise the plain loops on awkward sizes (odd and even channel
+ * counts, output planes with odd sides, one tile row or many blocks of them,
+ * pads 0, 1, asymmetric and larger than the kernel, batches, int8 and uint8
+ * x and y, per-channel scales, Relu and Clip, ConvInteger), the range's
+ * ends at the largest channel count it takes (1827: the sum reaches 2^29
+ * minus 171392) and the first it refuses (1828, where 4 times the sum
+ * leaves int32: the im2col path), and weights too many to transform. */
+TEST(qconv_winograd_path) {
+  const wnn_dtype U8 = WNN_DTYPE_U8, I8 = WNN_DTYPE_I8;
+  const qconv_case CASES[] = {
+      {"4x4 no pads", 1, 1, 6, 6, 1, 3, 3, 1, NULL, U8, U8, false, true},
+      {"odd sides, C odd", 1, 3, 9, 10, 7, 3, 3, 1, NULL, U8, U8, true, true},
+      {"pad 1, int8 x", 2, 4, 6, 5, 5, 3, 3, 1, "{\"pads\":[1,1,1,1]}", I8, U8, false, true},
+      {"asymmetric pads, int8 y", 1, 5, 11, 7, 9, 3, 3, 1, "{\"pads\":[0,2,1,0]}", U8, I8, true,
+       true},
+      {"pads past the kernel", 1, 2, 4, 5, 3, 3, 3, 1, "{\"pads\":[3,1,2,4]}", U8, U8, true, true},
+      {"many blocks", 1, 64, 33, 31, 36, 3, 3, 1, "{\"pads\":[1,1,1,1]}", U8, U8, true, true},
+      {"wide rows", 1, 17, 5, 70, 13, 3, 3, 1, "{\"pads\":[1,1,1,1]}", I8, I8, true, false},
+      {"Relu", 1, 6, 8, 9, 5, 3, 3, 1, "{\"activation\":\"Relu\",\"pads\":[1,1,1,1]}", I8, U8,
+       true, true},
+      {"Clip", 1, 6, 8, 9, 5, 3, 3, 1,
+       "{\"activation\":\"Clip\",\"activation_params\":[-0.5,0.75],\"pads\":[1,1,1,1]}", U8,
+       I8, true, true},
+  };
+  want_qconv_method = WNN_QCONV_WINOGRAD;
+  for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) CHECK(qconv_run_case(&CASES[i], 0));
+  want_qconv_method = -1;
+  /* ConvInteger's output is the sum itself: x 255 with zero point 0 and w
+   * -128 everywhere make |sum| = 9 C 255 128 on every output of a 6x6
+   * plane without padding. */
+  for (int64_t c = 1827; c <= 1828; c++) {
+    const size_t xn = (size_t)c * 36, wn = 2 * (size_t)c * 9;
+    unsigned char *x = malloc(xn), xzp = 0, wzp = 0;
+    int8_t *w = malloc(wn);
+    memset(x, 255, xn), memset(w, 0x80, wn);
+    w[wn - 1] = 127; /* the second channel's sum a little smaller */
+    wnn_tdesc in[4] = {TD(U8, 1, c, 6, 6), TD(I8, 2, c, 3, 3), TD_SCALAR(U8), TD_SCALAR(I8)};
+    in[3].data = &wzp;
+    void *data[4] = {x, w, &xzp, &wzp};
+    want_qconv_method = c == 1827 ? WNN_QCONV_WINOGRAD : WNN_QCONV_GEMM_IM2COL;
+    CHECK(check_path("ConvInteger", NULL, 4, in, data, true, "the range's end"));
+    want_qconv_method = -1;
+    free(x), free(w);
+  }
+  /* Transformed weights past 16 MiB (520 x 1024 kernels: 17 MiB) keep the
+   * im2col path. */
+  {
+    const int64_t c = 1024, m = 520;
+    unsigned char *x = malloc((size_t)c * 36), xzp = 3, wzp = 0;
+    int8_t *w = malloc((size_t)(m * c * 9));
+    fill_bytes(x, (size_t)c * 36), fill_bytes(w, (size_t)(m * c * 9));
+    wnn_tdesc in[4] = {TD(U8, 1, c, 6, 6), TD(I8, m, c, 3, 3), TD_SCALAR(U8), TD_SCALAR(I8)};
+    in[3].data = &wzp;
+    void *data[4] = {x, w, &xzp, &wzp};
+    want_qconv_method = WNN_QCONV_GEMM_IM2COL;
+    CHECK(check_path("ConvInteger", NULL, 4, in, data, true, "17 MiB of transformed weights"));
+    want_qconv_method = -1;
+    free(x), free(w);
   }
 }
 
@@ -1113,6 +1183,7 @@ int main(void) {
   RUN(dynamic_quantize_kernels);
   RUN(qlinearconv_depthwise);
   RUN(qconv_gemm_paths);
+  RUN(qconv_winograd_path);
   RUN(qmatmul_gemm_paths);
   RUN(dynamic_quantize_matmul_gemm_path);
   RUN(quantized_net_runs_without_allocating);
