@@ -377,6 +377,9 @@ static size_t out_dim(size_t in, size_t k, size_t s, size_t d, size_t p0, size_t
  * saturation), else any int8 with the extremes -128 and 127 among them. */
 static int small_weights;
 
+/* The vertical stride and dilation when set (else s and d). */
+static size_t stride_h_alt, dil_h_alt;
+
 /* Runs every variant against the oracle on one geometry; false on a mismatch. */
 static bool dw_case(size_t in_h, size_t in_w, size_t k_h, size_t k_w, size_t s, size_t d,
                     size_t pt, size_t pl, size_t pb, size_t pr, bool xs, bool ys, int32_t xzp,
@@ -384,7 +387,10 @@ static bool dw_case(size_t in_h, size_t in_w, size_t k_h, size_t k_w, size_t s, 
   wnn_qs8_dwconv_params p = {.win = {in_h, in_w, 0, 0, k_h, k_w, s, s, d, d, pt, pl, pb, pr},
                              .x_zero_point = xzp, .x_signed = xs, .y_signed = ys,
                              .y_zero_point = yzp, .y_min = ymin, .y_max = ymax};
-  p.win.out_h = out_dim(in_h, k_h, s, d, pt, pb), p.win.out_w = out_dim(in_w, k_w, s, d, pl, pr);
+  if (stride_h_alt) p.win.stride_h = stride_h_alt;
+  if (dil_h_alt) p.win.dil_h = dil_h_alt;
+  p.win.out_h = out_dim(in_h, k_h, p.win.stride_h, p.win.dil_h, pt, pb);
+  p.win.out_w = out_dim(in_w, k_w, s, d, pl, pr);
   const size_t nx = in_h * in_w, ny = p.win.out_h * p.win.out_w;
   if (ny == 0) return true;
   uint8_t *x = malloc(nx + 1), *want = malloc(ny + 16), *got = malloc(ny + 16);
@@ -477,6 +483,39 @@ TEST(dwconv_mobilenet_shapes_and_clamps) {
   CHECK(ok);
 }
 
+TEST(dwconv_wide_even_and_mixed) {
+  bool ok = true;
+  /* rows wider than a vector group many times over, ragged ends */
+  static const size_t wide[] = {112, 113, 119, 120, 127, 200};
+  for (size_t i = 0; i < COUNT(wide) && ok; i++)
+    for (size_t s = 1; s <= 2 && ok; s++) {
+      const bool ys = (i + s) % 2;
+      ok = ok && dw_case(4, wide[i], 3, 3, s, 1, 1, 1, 1, 1, i % 2, ys, 3, -77, 0.003f, 1.0f,
+                         ys ? -128.0f : 0.0f, ys ? 127.0f : 255.0f);
+      ok = ok && dw_case(3, wide[i], 5, 5, s, 1, 2, 2, 2, 2, false, false, 200, 9, 0.002f, 50.0f,
+                         0.0f, 255.0f);
+    }
+  /* even and long kernel rows, 1-row kernels, at strides 1 and 2 */
+  static const size_t ks[][2] = {{1, 2}, {2, 2}, {1, 4}, {3, 6}, {1, 7}, {4, 8}, {1, 9}, {7, 1}};
+  for (size_t i = 0; i < COUNT(ks) && ok; i++)
+    for (size_t s = 1; s <= 2 && ok; s++)
+      for (size_t w = 5; w <= 41 && ok; w += 12)
+        ok = ok && dw_case(9, w, ks[i][0], ks[i][1], s, 1, i % 3, 1, 2, i % 4, i % 2, s == 2, 77,
+                           1234, 0.01f, 4.0f, s == 2 ? -128.0f : 0.0f, s == 2 ? 127.0f : 255.0f);
+  /* vertical stride and dilation unlike the horizontal ones */
+  for (size_t sh = 1; sh <= 3 && ok; sh++)
+    for (size_t dh = 1; dh <= 3 && ok; dh++)
+      for (size_t s = 1; s <= 2 && ok; s++) {
+        stride_h_alt = sh, dil_h_alt = dh;
+        ok = ok && dw_case(11, 23, 3, 3, s, 1, 1, 1, 1, 1, false, false, 9, 5, 0.02f, 0.0f, 0.0f,
+                           255.0f);
+        ok = ok && dw_case(12, 30, 5, 5, s, 1, 2, 2, 2, 2, true, false, -9, 5, 0.02f, 0.0f, 0.0f,
+                           255.0f);
+        stride_h_alt = dil_h_alt = 0;
+      }
+  CHECK(ok);
+}
+
 TEST(dwconv_extremes) {
   bool ok = true;
   /* saturation: huge scales */
@@ -515,6 +554,7 @@ int main(void) {
   RUN(dwconv_oracle_hand_worked);
   RUN(dwconv_geometries);
   RUN(dwconv_mobilenet_shapes_and_clamps);
+  RUN(dwconv_wide_even_and_mixed);
   RUN(dwconv_extremes);
   return test_summary();
 }
