@@ -49,7 +49,16 @@ wnn_status wnn_qlookup_run(const wnn_run_ctx *ctx) {
   const uint8_t *x = ctx->inputs[0].data, *t = ctx->inputs[1].data;
   uint8_t *y = ctx->outputs[0].data;
   const size_t n = (size_t)wnn_shape_numel(ctx->inputs[0].ndim, ctx->inputs[0].dims);
-  for (size_t i = 0; i < n; i++) y[i] = t[x[i]];
+  size_t i = 0;
+  /* Four at a time through 32-bit loads and stores (little-endian). */
+  for (; i + 4 <= n; i += 4) {
+    uint32_t v;
+    memcpy(&v, x + i, 4);
+    v = (uint32_t)t[v & 255] | (uint32_t)t[(v >> 8) & 255] << 8 |
+        (uint32_t)t[(v >> 16) & 255] << 16 | (uint32_t)t[v >> 24] << 24;
+    memcpy(y + i, &v, 4);
+  }
+  for (; i < n; i++) y[i] = t[x[i]];
   return WNN_OK;
 }
 
@@ -64,6 +73,36 @@ WNN_PARAMS_FIT(wnn_qgap_params);
 
 static bool is_q8_dtype(wnn_dtype dt) { return dt == WNN_DTYPE_U8 || dt == WNN_DTYPE_I8; }
 
+/* Checks a QLinear op's inputs against kinds, one letter each: 't' a
+ * uint8/int8 tensor, 's' a float32 scalar scale, 'z' an optional uint8/int8
+ * scalar zero point (of the tensor's dtype when it follows that tensor's
+ * scale). */
+static wnn_status check_qinputs(wnn_prepare_ctx *ctx, const char *op, const char *kinds,
+                                const char *const *names) {
+  for (int i = 0; kinds[i]; i++) {
+    const char k = kinds[i];
+    if (!wnn_has_input(ctx, i)) {
+      if (k == 'z') continue;
+      return wnn_op_fail(ctx, WNN_ERR_MALFORMED, "%s: input %d (%s) is required but omitted", op,
+                         i, names[i]);
+    }
+    const wnn_tdesc *t = &ctx->inputs[i];
+    if (k == 's' ? t->dtype != WNN_DTYPE_F32 : !is_q8_dtype(t->dtype))
+      return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input %d (%s) is %s, expected %s", op, i,
+                         names[i], wnn_dtype_name(t->dtype), k == 's' ? "float32" : "uint8 or int8");
+    if (k != 't' && wnn_shape_numel(t->ndim, t->dims) != 1) {
+      char d[64];
+      return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input %d (%s) has shape %s, expected a scalar",
+                         op, i, names[i], wnn_format_dims(d, sizeof d, t->ndim, t->dims));
+    }
+    if (k == 'z' && i >= 2 && kinds[i - 2] == 't' && t->dtype != ctx->inputs[i - 2].dtype)
+      return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input %d (%s) is %s, expected %s (input %d's)",
+                         op, i, names[i], wnn_dtype_name(t->dtype),
+                         wnn_dtype_name(ctx->inputs[i - 2].dtype), i - 2);
+  }
+  return WNN_OK;
+}
+
 static wnn_status qbinary_prepare(wnn_prepare_ctx *ctx, int binop) {
   const char *op = binop == WNN_BINOP_ADD ? "QLinearAdd" : "QLinearMul";
   static const char *const names[8] = {"A", "A_scale", "A_zero_point", "B",
@@ -71,29 +110,7 @@ static wnn_status qbinary_prepare(wnn_prepare_ctx *ctx, int binop) {
   wnn_qbinary_params *p = ctx->params;
   const wnn_tdesc *a = &ctx->inputs[0], *b = &ctx->inputs[3];
   wnn_status st;
-  for (int i = 0; i < 8; i++) {
-    if (!wnn_has_input(ctx, i)) {
-      if (i % 3 == 2) continue; /* zero points are optional */
-      return wnn_op_fail(ctx, WNN_ERR_MALFORMED, "%s: input %d (%s) is required but omitted", op,
-                         i, names[i]);
-    }
-    const wnn_tdesc *t = &ctx->inputs[i];
-    const bool scale = i == 1 || i == 4 || i == 6;
-    if (scale ? t->dtype != WNN_DTYPE_F32 : !is_q8_dtype(t->dtype))
-      return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input %d (%s) is %s, expected %s", op, i,
-                         names[i], wnn_dtype_name(t->dtype), scale ? "float32" : "uint8 or int8");
-    if ((scale || i % 3 == 2) && wnn_shape_numel(t->ndim, t->dims) != 1) {
-      char d[64];
-      return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input %d (%s) has shape %s, expected a scalar",
-                         op, i, names[i], wnn_format_dims(d, sizeof d, t->ndim, t->dims));
-    }
-  }
-  if (wnn_has_input(ctx, 2) && ctx->inputs[2].dtype != a->dtype)
-    return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input 2 (A_zero_point) is %s, expected %s (A's)",
-                       op, wnn_dtype_name(ctx->inputs[2].dtype), wnn_dtype_name(a->dtype));
-  if (wnn_has_input(ctx, 5) && ctx->inputs[5].dtype != b->dtype)
-    return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input 5 (B_zero_point) is %s, expected %s (B's)",
-                       op, wnn_dtype_name(ctx->inputs[5].dtype), wnn_dtype_name(b->dtype));
+  if ((st = check_qinputs(ctx, op, "tsztszsz", names))) return st;
   p->a_dtype = a->dtype, p->b_dtype = b->dtype;
   p->c_dtype = wnn_has_input(ctx, 7) ? ctx->inputs[7].dtype : a->dtype;
   const char *act;
@@ -194,26 +211,7 @@ wnn_status wnn_qlinearglobalaveragepool_prepare(wnn_prepare_ctx *ctx) {
   wnn_qgap_params *p = ctx->params;
   const wnn_tdesc *x = &ctx->inputs[0];
   wnn_status st;
-  for (int i = 0; i < 5; i++) {
-    if (!wnn_has_input(ctx, i)) {
-      if (i == 2 || i == 4) continue;
-      return wnn_op_fail(ctx, WNN_ERR_MALFORMED, "%s: input %d (%s) is required but omitted", OP,
-                         i, names[i]);
-    }
-    const wnn_tdesc *t = &ctx->inputs[i];
-    const bool scale = i == 1 || i == 3;
-    if (scale ? t->dtype != WNN_DTYPE_F32 : !is_q8_dtype(t->dtype))
-      return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input %d (%s) is %s, expected %s", OP, i,
-                         names[i], wnn_dtype_name(t->dtype), scale ? "float32" : "uint8 or int8");
-    if (i > 0 && wnn_shape_numel(t->ndim, t->dims) != 1) {
-      char d[64];
-      return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input %d (%s) has shape %s, expected a scalar",
-                         OP, i, names[i], wnn_format_dims(d, sizeof d, t->ndim, t->dims));
-    }
-  }
-  if (wnn_has_input(ctx, 2) && ctx->inputs[2].dtype != x->dtype)
-    return wnn_op_fail(ctx, WNN_ERR_DTYPE, "%s: input 2 (x_zero_point) is %s, expected %s (X's)",
-                       OP, wnn_dtype_name(ctx->inputs[2].dtype), wnn_dtype_name(x->dtype));
+  if ((st = check_qinputs(ctx, OP, "tszsz", names))) return st;
   int64_t cl;
   if ((st = wnn_attr_int(ctx, "channels_last", 0, &cl))) return st;
   if (cl != 0)
