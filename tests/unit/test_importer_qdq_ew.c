@@ -384,7 +384,8 @@ TEST(qgap_rewrites) {
 
 /* ----------------------------------------- MaxPool, Concat on bytes */
 
-/* MaxPool with the output quantized like its input; Concat of two inputs,
+/* MaxPool with the output quantized like its input (stays float: see
+ * rewrite_qmove); Concat of two inputs,
  * one quantized like the output, one not (requantized by a QLookup), and a
  * third case with both like the output. */
 TEST(qmove_rewrites) {
@@ -402,7 +403,8 @@ TEST(qmove_rewrites) {
       tm_attr_ints(&m, mp, "pads", 4, pads);
       qdq(&m, "y", type, 7.0f / 255.0f, v == 1 ? -4 : 125);
       n_out = 1 * 3 * 5 * 6;
-      want = "QuantizeLinear,MaxPool,DequantizeLinear";
+      /* (Not taken: the uint8 MaxPool is slower than the float chain.) */
+      want = NULL;
     } else {
       q_input(&m, "z", type, v == 2 ? 5.0f / 255.0f : 7.0f / 255.0f, v == 2 ? 100 : 125);
       Onnx__NodeProto *c = tm_node(&m, "Concat", "cat", "xf,zf", "y");
@@ -414,7 +416,7 @@ TEST(qmove_rewrites) {
     }
     tm_output(&m, "y_dq");
     const size_t n[2] = {XN, XN};
-    check_model_n(&m, want, 1, v < 2 ? 1 : 2, n, n_out);
+    check_model_n(&m, want, v < 2 ? 0 : 1, v < 2 ? 1 : 2, n, n_out);
     tm_free(&m);
   }
 }
