@@ -17,7 +17,9 @@
 
 static const char *const handled[] = {"Attention", "SkipLayerNormalization",
                                       "EmbedLayerNormalization", "FastGelu",
-                                      "DynamicQuantizeMatMul", "MatMulNBits", NULL};
+                                      "DynamicQuantizeMatMul", "QLinearAdd", "QLinearMul",
+                                      "QLinearGlobalAveragePool", "QLinearSigmoid",
+                                      "QLinearLeakyRelu", "QLinearConcat", "MatMulNBits", NULL};
 
 bool wnn_contrib_handles(const char *domain, const char *op_type) {
   if (!domain || !op_type || strcmp(domain, DOMAIN)) return false;
@@ -706,11 +708,89 @@ static wnn_status attention(rw *r) {
   return reshape(r, back, 3, dims3, &out);
 }
 
+/* ---- QLinearSigmoid, QLinearLeakyRelu (X, X_scale, X_zero_point?, Y_scale,
+ * Y_zero_point?; LeakyRelu's alpha) and QLinearConcat (Y_scale,
+ * Y_zero_point, then X, X_scale, X_zero_point per input; axis) ----
+ * Written as the QDQ chain each one is (DequantizeLinear, the float op,
+ * QuantizeLinear), which the quantized rewrites (pass_qdq.c) turn into a
+ * QLookup table and a Concat of the bytes when the scales are constants.
+ * An omitted Y_zero_point is a 0 of X's type. */
+
+static bool is_q8_type(wnn_dtype t) { return t == WNN_DTYPE_U8 || t == WNN_DTYPE_I8; }
+
+/* Input k, a uint8/int8 tensor. */
+static wnn_status need_q8(rw *r, int k, const char *what) {
+  wnn_status st = need(r, k, what, WNN_DTYPE_INVALID, -1);
+  if (st) return st;
+  if (!is_q8_type(input(r, k)->dtype))
+    return fail(r, WNN_ERR_UNSUPPORTED, "input %d (%s) '%s' is %s; it must be uint8 or int8", k,
+                what, input(r, k)->name, wnn_dtype_name(input(r, k)->dtype));
+  return WNN_OK;
+}
+
+/* Input k (a zero point), or a constant 0 of dtype dt when it is omitted. */
+static wnn_status zp_or_zero(rw *r, int k, wnn_dtype dt, int *out) {
+  if ((*out = in_id(r, k)) >= 0) return WNN_OK;
+  const uint8_t zero = 0;
+  return cst(r, dt, 0, NULL, &zero, out);
+}
+
+static wnn_status qlinear_unary(rw *r, bool leaky) {
+  static const char *const none[] = {NULL}, *const alpha[] = {"alpha", NULL};
+  wnn_status st = check_attrs(r, leaky ? alpha : none);
+  if (!st) st = need_q8(r, 0, "X");
+  if (!st) st = need(r, 1, "X_scale", WNN_DTYPE_F32, -1);
+  if (!st) st = need(r, 3, "Y_scale", WNN_DTYPE_F32, -1);
+  if (!st) st = no_inputs_from(r, 5, NULL);
+  if (st) return st;
+  int f = -1, a = -1, yzp, out = out_id(r, 0);
+  if ((st = zp_or_zero(r, 4, input(r, 0)->dtype, &yzp))) return st;
+  if ((st = op3(r, "DequantizeLinear", in_id(r, 0), in_id(r, 1), in_id(r, 2), NULL, &f))) return st;
+  cJSON *attrs = NULL;
+  if (leaky && !(attrs = num_attr("alpha", num(r, "alpha", 0.01)))) return oom(r);
+  if ((st = op1(r, leaky ? "LeakyRelu" : "Sigmoid", f, attrs, &a))) return st;
+  return op3(r, "QuantizeLinear", a, in_id(r, 3), yzp, NULL, &out);
+}
+
+static wnn_status qlinear_concat(rw *r) {
+  static const char *const attrs[] = {"axis", NULL};
+  wnn_status st = check_attrs(r, attrs);
+  /* (The last zero point may be omitted, trailing.) */
+  const int n = self(r)->num_inputs + ((self(r)->num_inputs - 2) % 3 == 2);
+  if (!st && (n < 5 || (n - 2) % 3))
+    return fail(r, WNN_ERR_MALFORMED,
+                "has %d inputs; it takes Y_scale, Y_zero_point and then X, X_scale, X_zero_point "
+                "for each input", self(r)->num_inputs);
+  if (!st && (n - 2) / 3 > WNN_MAX_IO)
+    return fail(r, WNN_ERR_UNSUPPORTED, "concatenates %d inputs; at most %d are supported",
+                (n - 2) / 3, WNN_MAX_IO);
+  if (!st) st = need(r, 0, "Y_scale", WNN_DTYPE_F32, -1);
+  if (!st) st = need_q8(r, 1, "Y_zero_point");
+  if (!st && !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(self(r)->attrs, "axis")))
+    return fail(r, WNN_ERR_BAD_ATTRIBUTE, "attribute 'axis' is required");
+  int fs[WNN_MAX_IO];
+  for (int i = 0; !st && 2 + 3 * i < n; i++) {
+    if ((st = need_q8(r, 2 + 3 * i, "X")) || (st = need(r, 3 + 3 * i, "X_scale", WNN_DTYPE_F32, -1)))
+      return st;
+    fs[i] = -1;
+    st = op3(r, "DequantizeLinear", in_id(r, 2 + 3 * i), in_id(r, 3 + 3 * i), in_id(r, 4 + 3 * i),
+             NULL, &fs[i]);
+  }
+  if (st) return st;
+  int cat = -1, out = out_id(r, 0);
+  cJSON *a = num_attr("axis", num(r, "axis", 0));
+  if (!a) return oom(r);
+  if ((st = emit(r, "Concat", fs, (n - 2) / 3, &cat, 1, a))) return st;
+  return op3(r, "QuantizeLinear", cat, in_id(r, 0), in_id(r, 1), NULL, &out);
+}
+
 wnn_status wnn_contrib_rewrite(wnn_ir_graph *g, int id, bool *replaced) {
   *replaced = false;
   const wnn_ir_node *n = &g->nodes[id];
   if (n->dead || !wnn_contrib_handles(n->domain, n->op_type)) return WNN_OK;
-  if (!strcmp(n->op_type, "DynamicQuantizeMatMul") || !strcmp(n->op_type, "MatMulNBits")) {
+  if (!strcmp(n->op_type, "DynamicQuantizeMatMul") || !strcmp(n->op_type, "QLinearAdd") ||
+      !strcmp(n->op_type, "QLinearMul") || !strcmp(n->op_type, "QLinearGlobalAveragePool") ||
+      !strcmp(n->op_type, "MatMulNBits")) {
     /* The runtime has these, with com.microsoft's semantics: the node stays
      * as it is, in the default domain. */
     char *domain = wnn_ir_strdup("");
@@ -724,6 +804,9 @@ wnn_status wnn_contrib_rewrite(wnn_ir_graph *g, int id, bool *replaced) {
   if (!strcmp(n->op_type, "Attention")) st = attention(&r);
   else if (!strcmp(n->op_type, "SkipLayerNormalization")) st = skip_layer_norm(&r);
   else if (!strcmp(n->op_type, "EmbedLayerNormalization")) st = embed_layer_norm(&r);
+  else if (!strcmp(n->op_type, "QLinearSigmoid")) st = qlinear_unary(&r, false);
+  else if (!strcmp(n->op_type, "QLinearLeakyRelu")) st = qlinear_unary(&r, true);
+  else if (!strcmp(n->op_type, "QLinearConcat")) st = qlinear_concat(&r);
   else st = fast_gelu(&r);
   if (st) return st;
   g->nodes[r.id].dead = true;

@@ -34,6 +34,7 @@
 
 #include "base/shape.h"
 #include "importer/passes.h"
+#include "ops/op_internal.h"
 
 typedef struct qdq {
   wnn_ir_graph *g;
@@ -722,6 +723,441 @@ static wnn_status pack_existing(qdq *s, int id, bool *done) {
   return WNN_OK;
 }
 
+/* ------------------------------------------- element-wise chains: QLookup */
+
+/* Float ops that act on each element alone (any other input a one-element
+ * constant): a chain of them from DQ(x_q) to a Q is a function of x_q's byte. */
+static bool elementwise(const wnn_ir_node *n) {
+  static const char *const ops[] = {
+      "Sigmoid", "HardSigmoid", "HardSwish", "Relu", "LeakyRelu", "Clip", "Tanh", "Elu",
+      "Selu",    "Celu",        "Softplus",  "Softsign", "Mish", "Gelu", "Erf", "Exp",
+      "Neg",     "Abs",         "Sqrt",      "Reciprocal", "Floor", "Ceil", "Round", "Sign",
+      "Add",     "Sub",         "Mul",       "Div",  "Max",  "Min",  "Pow", "ThresholdedRelu"};
+  if (n->dead || n->shape_node || !default_domain(n) || n->num_outputs != 1) return false;
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (!strcmp(n->op_type, ops[i])) return true;
+  return false;
+}
+
+enum { LUT_MAX_NODES = 32 };
+
+typedef struct lut {
+  int x;                      /* the quantized input x_q, or -1 before a root is found */
+  int nodes[LUT_MAX_NODES];   /* the chain's nodes, its Q first */
+  int n;
+} lut;
+
+static bool lut_has(const lut *L, int id) {
+  for (int i = 0; i < L->n; i++)
+    if (L->nodes[i] == id) return true;
+  return false;
+}
+
+/* Adds what computes value v to the chain: nothing for x_q or a one-element
+ * constant; else its producer, which must be an element-wise float op, an
+ * inner QuantizeLinear, or a DequantizeLinear per tensor of x_q (a root) or of
+ * an inner QuantizeLinear's output. */
+static bool lut_visit(const wnn_ir_graph *g, lut *L, int v) {
+  if (v < 0 || v == L->x) return v >= 0;
+  const wnn_ir_value *c = constant(g, v);
+  if (c) return wnn_ir_numel(c) == 1;
+  const int p = producer(g, v);
+  if (p < 0) return false;
+  if (lut_has(L, p)) return true;
+  if (L->n == LUT_MAX_NODES) return false;
+  L->nodes[L->n++] = p;
+  const wnn_ir_node *n = &g->nodes[p];
+  if (is_op(n, "DequantizeLinear")) {
+    qparams dp;
+    if (!dq_params(g, n, &dp) || dp.count != 1 || !is_q8(g->values[dp.q].dtype) ||
+        (dp.zp >= 0 && wnn_ir_numel(&g->values[dp.zp]) != 1))
+      return false;
+    const int pq = producer(g, dp.q);
+    int ys, yzp;
+    wnn_dtype ydt;
+    /* DQ(Q(op(...))): an inner pair when the Q is read only here and the
+     * chain goes on through it; else this DQ is a root. */
+    if (pq >= 0 && single_reader(g, dp.q) && q_params(g, &g->nodes[pq], &ys, &yzp, &ydt)) {
+      const lut saved = *L;
+      if (lut_visit(g, L, dp.q)) return true;
+      *L = saved;
+    }
+    if (constant(g, dp.q)) return false;
+    if (L->x < 0) L->x = dp.q;
+    return L->x == dp.q;
+  }
+  int ys, yzp;
+  wnn_dtype ydt;
+  if (q_params(g, n, &ys, &yzp, &ydt)) return lut_visit(g, L, n->inputs[0]);
+  if (!elementwise(n)) return false;
+  for (int k = 0; k < n->num_inputs; k++)
+    if (n->inputs[k] >= 0 && !lut_visit(g, L, n->inputs[k])) return false;
+  return true;
+}
+
+static int cmp_int(const void *a, const void *b) {
+  return *(const int *)a - *(const int *)b;
+}
+
+/* Runs the chain's nodes (in graph order) on the 256 values of x_q with the
+ * runtime ops' prepare and run (the scalar kernels, as constant folding does);
+ * the Q's 256 output bytes go to table. false when an op refuses. */
+static wnn_status lut_eval(wnn_ir_graph *g, const lut *L, uint8_t *table, bool *ok) {
+  *ok = false;
+  int order[LUT_MAX_NODES];
+  memcpy(order, L->nodes, (size_t)L->n * sizeof *order);
+  qsort(order, (size_t)L->n, sizeof *order, cmp_int);
+  /* Each node's output: 256 elements of at most 8 bytes; x_q's bytes. */
+  _Alignas(16) uint8_t xb[256];
+  for (int i = 0; i < 256; i++) xb[i] = (uint8_t)i;
+  uint8_t *bufs = malloc((size_t)L->n * 256 * 8);
+  if (!bufs) return oom(g);
+  wnn_tdesc outs[LUT_MAX_NODES];
+  wnn_status st = WNN_OK;
+  int i;
+  for (i = 0; i < L->n; i++) {
+    const wnn_ir_node *n = &g->nodes[order[i]];
+    const wnn_op *op = wnn_op_by_name(n->op_type);
+    if (!op || !op->run) break;
+    wnn_tdesc in[WNN_MAX_IO];
+    wnn_tensor tin[WNN_MAX_IO];
+    memset(in, 0, sizeof in);
+    memset(tin, 0, sizeof tin);
+    for (int k = 0; k < n->num_inputs; k++) {
+      const int v = n->inputs[k];
+      if (v < 0) continue;
+      if (v == L->x) {
+        in[k].dtype = g->values[v].dtype;
+        in[k].ndim = 1;
+        in[k].dims[0] = 256;
+        in[k].data = xb;
+      } else if (g->values[v].data) {
+        const wnn_ir_value *c = &g->values[v];
+        in[k].dtype = c->dtype;
+        in[k].ndim = c->ndim;
+        memcpy(in[k].dims, c->dims, sizeof c->dims);
+        in[k].data = c->data;
+      } else {
+        int j = 0;
+        while (j < i && g->nodes[order[j]].outputs[0] != v) j++;
+        if (j == i) break; /* computed later: not a chain of this order */
+        in[k] = outs[j];
+      }
+      tin[k] = (wnn_tensor){(void *)in[k].data, in[k].dtype, in[k].ndim, in[k].dims};
+    }
+    _Alignas(16) unsigned char params[WNN_MAX_PARAMS];
+    memset(params, 0, sizeof params);
+    char msg[256];
+    memset(&outs[i], 0, sizeof outs[i]);
+    wnn_prepare_ctx pc;
+    memset(&pc, 0, sizeof pc);
+    pc.attrs = wnn_attrs_from_json(n->attrs);
+    pc.num_inputs = n->num_inputs;
+    pc.inputs = in;
+    pc.num_outputs = 1;
+    pc.outputs = &outs[i];
+    pc.params = params;
+    pc.kernels = WNN_KERNELS_SCALAR;
+    pc.msg = msg;
+    pc.msg_cap = sizeof msg;
+    if (wnn_op_check_node(op, pc.attrs, n->num_inputs, 1, msg, sizeof msg) || op->prepare(&pc) ||
+        wnn_shape_numel(outs[i].ndim, outs[i].dims) != 256 || wnn_dtype_size(outs[i].dtype) > 8)
+      break;
+    void *scratch = NULL;
+    if (pc.scratch_bytes && !(scratch = malloc(pc.scratch_bytes))) {
+      st = oom(g);
+      break;
+    }
+    outs[i].data = bufs + (size_t)i * 256 * 8;
+    wnn_tensor tout = {(void *)outs[i].data, outs[i].dtype, outs[i].ndim, outs[i].dims};
+    wnn_run_ctx rc = {params, n->num_inputs, tin, 1, &tout, scratch, msg, sizeof msg};
+    const wnn_status rs = op->run(&rc);
+    free(scratch);
+    if (rs) break;
+  }
+  /* The last node in graph order is the Q (the chain's only way out). */
+  if (!st && i == L->n && order[L->n - 1] == L->nodes[0] && wnn_dtype_size(outs[i - 1].dtype) == 1) {
+    memcpy(table, outs[i - 1].data, 256);
+    *ok = true;
+  }
+  free(bufs);
+  return st;
+}
+
+/* QuantizeLinear node qi ending a chain of element-wise float ops (and inner
+ * Q -> DQ pairs) from DQ(x_q) per tensor: QLookup(x_q, table), the table the
+ * chain evaluated on every byte. Every value inside the chain is read only by
+ * the chain (the root DequantizeLinear's output may have other readers). */
+static wnn_status rewrite_lut(qdq *s, int qi, bool *done) {
+  wnn_ir_graph *g = s->g;
+  *done = false;
+  int ys, yzp;
+  wnn_dtype ydt;
+  if (!q_params(g, &g->nodes[qi], &ys, &yzp, &ydt)) return WNN_OK;
+  lut L = {.x = -1, .nodes = {qi}, .n = 1};
+  if (!lut_visit(g, &L, g->nodes[qi].inputs[0]) || L.x < 0 || L.n < 2) return WNN_OK;
+  if (!same_guards(g, L.nodes, L.n)) return WNN_OK;
+  const wnn_ir_value *x = &g->values[L.x];
+  if (!x->known || !is_q8(x->dtype)) return WNN_OK;
+  /* Inside values read only inside (a root DequantizeLinear's may be read
+   * elsewhere too). */
+  for (int i = 1; i < L.n; i++) {
+    const wnn_ir_node *n = &g->nodes[L.nodes[i]];
+    if (is_op(n, "DequantizeLinear") && n->inputs[0] == L.x) continue;
+    const int v = n->outputs[0];
+    int uses = 0;
+    for (int j = 0; j < L.n; j++) {
+      const wnn_ir_node *r = &g->nodes[L.nodes[j]];
+      for (int k = 0; k < r->num_inputs; k++) uses += r->inputs[k] == v;
+    }
+    if (v < 0 || uses != g->values[v].readers) return WNN_OK;
+  }
+  uint8_t table[256];
+  bool ok;
+  wnn_status st = lut_eval(g, &L, table, &ok);
+  if (st || !ok) return st;
+  int tid;
+  const int64_t dims[1] = {256};
+  if ((st = wnn_ir_add_const(g, NULL, ydt, 1, dims, table, &tid))) return st;
+  char name[300];
+  snprintf(name, sizeof name, "%.290s", g->nodes[qi].name);
+  const int ins[2] = {L.x, tid};
+  if ((st = replace(g, qi, "QLookup", name, ins, 2, cJSON_CreateObject(), &ok))) return st;
+  if (!ok) return note_freeable(s, tid);
+  for (int i = 1; i < L.n; i++) {
+    const wnn_ir_node *n = &g->nodes[L.nodes[i]];
+    if (!(is_op(n, "DequantizeLinear") && n->inputs[0] == L.x)) kill(g, L.nodes[i]);
+  }
+  *done = true;
+  return WNN_OK;
+}
+
+/* --------------------------------------------- Add, Mul: QLinearAdd/Mul */
+
+/* QuantizeLinear node qi after Add or Mul of two DequantizeLinear outputs
+ * (per tensor, q8), optionally through a Relu: QLinearAdd / QLinearMul, the
+ * Relu as its activation (a clamp of the quantized output). The
+ * DequantizeLinear outputs may have other readers. */
+static wnn_status rewrite_qbinary(qdq *s, int qi, bool *done) {
+  wnn_ir_graph *g = s->g;
+  *done = false;
+  int ys, yzp;
+  wnn_dtype ydt;
+  if (!q_params(g, &g->nodes[qi], &ys, &yzp, &ydt)) return WNN_OK;
+  int v = g->nodes[qi].inputs[0];
+  if (!single_reader(g, v)) return WNN_OK;
+  int bi = producer(g, v), ri = -1;
+  if (bi >= 0 && is_op(&g->nodes[bi], "Relu") && g->nodes[bi].num_inputs == 1 &&
+      cJSON_GetArraySize(g->nodes[bi].attrs) == 0) {
+    ri = bi;
+    v = g->nodes[ri].inputs[0];
+    if (v < 0 || !single_reader(g, v)) return WNN_OK;
+    bi = producer(g, v);
+  }
+  if (bi < 0) return WNN_OK;
+  const wnn_ir_node *b = &g->nodes[bi];
+  const bool add = is_op(b, "Add");
+  if ((!add && !is_op(b, "Mul")) || b->num_inputs != 2 || b->num_outputs != 1 ||
+      cJSON_GetArraySize(b->attrs) != 0)
+    return WNN_OK;
+  qparams p[2];
+  int d[2];
+  for (int k = 0; k < 2; k++) {
+    d[k] = live_dq(g, b->inputs[k], &p[k]);
+    if (d[k] < 0 || p[k].count != 1 || !is_q8(g->values[p[k].q].dtype) ||
+        (p[k].zp >= 0 && wnn_ir_numel(&g->values[p[k].zp]) != 1))
+      return WNN_OK;
+    /* With a Relu the clamp equals Q(relu(v)) unless v can be NaN, which
+     * finite dequantized values cannot give below these scales. */
+    if (ri >= 0 && !(scale_at(g, &p[k], 0) < 1e18f)) return WNN_OK;
+  }
+  const int ids[5] = {qi, ri, bi, d[0], d[1]};
+  if (!same_guards(g, ids, 5)) return WNN_OK;
+  int yz;
+  wnn_status st = zero_point(g, yzp, ydt, &yz);
+  if (st) return st;
+  const int ins[8] = {p[0].q, p[0].scale, p[0].zp, p[1].q, p[1].scale, p[1].zp, ys, yz};
+  char name[300];
+  snprintf(name, sizeof name, "%.290s", g->nodes[bi].name);
+  bool ok;
+  if ((st = replace(g, qi, add ? "QLinearAdd" : "QLinearMul", name, ins, 8,
+                    cJSON_Parse(ri >= 0 ? "{\"activation\":\"Relu\"}" : "{}"), &ok)))
+    return st;
+  if (!ok) return yzp < 0 ? note_freeable(s, yz) : WNN_OK;
+  kill(g, bi);
+  if (ri >= 0) kill(g, ri);
+  *done = true;
+  return WNN_OK;
+}
+
+/* QuantizeLinear node qi after GlobalAveragePool of a DequantizeLinear
+ * output (per tensor, q8): QLinearGlobalAveragePool. */
+static wnn_status rewrite_qgap(qdq *s, int qi, bool *done) {
+  wnn_ir_graph *g = s->g;
+  *done = false;
+  int ys, yzp;
+  wnn_dtype ydt;
+  if (!q_params(g, &g->nodes[qi], &ys, &yzp, &ydt)) return WNN_OK;
+  const int v = g->nodes[qi].inputs[0];
+  const int pi = producer(g, v);
+  if (!single_reader(g, v) || pi < 0 || !is_op(&g->nodes[pi], "GlobalAveragePool") ||
+      g->nodes[pi].num_inputs != 1 || g->nodes[pi].num_outputs != 1)
+    return WNN_OK;
+  qparams xp;
+  const int di = live_dq(g, g->nodes[pi].inputs[0], &xp);
+  if (di < 0 || xp.count != 1 || !is_q8(g->values[xp.q].dtype) ||
+      (xp.zp >= 0 && wnn_ir_numel(&g->values[xp.zp]) != 1))
+    return WNN_OK;
+  const int ids[3] = {qi, pi, di};
+  if (!same_guards(g, ids, 3)) return WNN_OK;
+  int yz;
+  wnn_status st = zero_point(g, yzp, ydt, &yz);
+  if (st) return st;
+  const int ins[5] = {xp.q, xp.scale, xp.zp, ys, yz};
+  char name[300];
+  snprintf(name, sizeof name, "%.290s", g->nodes[pi].name);
+  bool ok;
+  if ((st = replace(g, qi, "QLinearGlobalAveragePool", name, ins, 5, cJSON_CreateObject(), &ok)))
+    return st;
+  if (!ok) return yzp < 0 ? note_freeable(s, yz) : WNN_OK;
+  kill(g, pi);
+  *done = true;
+  return WNN_OK;
+}
+
+/* ---------------------------------------- Concat on the quantized values */
+
+/* DequantizeLinear d (per tensor) and the QuantizeLinear with scale ys and
+ * zero point yzp (-1: none) of dtype ydt quantize the same way. */
+static bool same_quant(const wnn_ir_graph *g, const qparams *d, int ys, int yzp, wnn_dtype ydt) {
+  if (g->values[d->q].dtype != ydt || scale_at(g, d, 0) != *(const float *)g->values[ys].data)
+    return false;
+  const int32_t dz = d->zp < 0 ? 0 : ydt == WNN_DTYPE_I8 ? *(const int8_t *)g->values[d->zp].data
+                                                         : *(const uint8_t *)g->values[d->zp].data;
+  const int32_t qz = yzp < 0 ? 0 : ydt == WNN_DTYPE_I8 ? *(const int8_t *)g->values[yzp].data
+                                                       : *(const uint8_t *)g->values[yzp].data;
+  return dz == qz;
+}
+
+/* QuantizeLinear node qi after Concat of DequantizeLinear outputs (per
+ * tensor, of the Q's dtype): Concat of the quantized values. An input
+ * quantized like the output is taken as it is (Q(DQ(v)) = v: the integer
+ * v - zp is at most 255, so v - zp = (v - zp) * s / s rounds back); an input
+ * quantized otherwise, read only by the Concat, is requantized by a QLookup
+ * in its DequantizeLinear's place (the table Q(DQ(v)) from QuantizeLinear's
+ * and DequantizeLinear's scalar kernels). */
+static wnn_status rewrite_qmove(qdq *s, int qi, bool *done) {
+  wnn_ir_graph *g = s->g;
+  *done = false;
+  int ys, yzp;
+  wnn_dtype ydt;
+  if (!q_params(g, &g->nodes[qi], &ys, &yzp, &ydt)) return WNN_OK;
+  const int v = g->nodes[qi].inputs[0];
+  const int pi = producer(g, v);
+  if (!single_reader(g, v) || pi < 0) return WNN_OK;
+  const wnn_ir_node *p = &g->nodes[pi];
+  /* (MaxPool is not taken: its uint8/int8 path is a plain loop, measured
+   * 6.6x slower on squeezenet1_1's than the float chain's SIMD kernels,
+   * DequantizeLinear and QuantizeLinear included; docs/quantization.md.) */
+  if (!is_op(p, "Concat") || p->num_outputs != 1 || p->num_inputs < 1) return WNN_OK;
+  int ins[WNN_MAX_IO], ids[WNN_MAX_IO + 2], requant[WNN_MAX_IO];
+  const int nin = p->num_inputs;
+  ids[0] = qi, ids[1] = pi;
+  for (int k = 0; k < nin; k++) {
+    qparams dp;
+    const int d = live_dq(g, p->inputs[k], &dp);
+    if (d < 0 || dp.count != 1 || g->values[dp.q].dtype != ydt ||
+        (dp.zp >= 0 && wnn_ir_numel(&g->values[dp.zp]) != 1))
+      return WNN_OK;
+    ids[k + 2] = d;
+    requant[k] = -1;
+    ins[k] = dp.q;
+    if (same_quant(g, &dp, ys, yzp, ydt)) continue;
+    if (!single_reader(g, p->inputs[k])) return WNN_OK;
+    for (int j = 0; j < k; j++)
+      if (p->inputs[j] == p->inputs[k]) return WNN_OK;
+    requant[k] = d;
+    ins[k] = p->inputs[k];
+  }
+  if (!same_guards(g, ids, nin + 2)) return WNN_OK;
+  /* Requantizing inputs: their DequantizeLinear becomes a QLookup (as it
+   * was again if the rewrite is refused). */
+  const wnn_q8_vcvt_config k8 = wnn_select_q8_vcvt(WNN_KERNELS_SCALAR);
+  wnn_status st = WNN_OK;
+  saved sv[WNN_MAX_IO];
+  int nsv = 0;
+  for (int k = 0; k < nin && !st; k++) {
+    if (requant[k] < 0) continue;
+    qparams dp;
+    dq_params(g, &g->nodes[requant[k]], &dp);
+    uint8_t bytes[256], table[256];
+    float f[256];
+    for (int i = 0; i < 256; i++) bytes[i] = (uint8_t)i;
+    const int32_t dz = dp.zp < 0 ? 0 : ydt == WNN_DTYPE_I8 ? *(const int8_t *)g->values[dp.zp].data
+                                                           : *(const uint8_t *)g->values[dp.zp].data;
+    const wnn_q8_f32_cvt_params kd = {dz, scale_at(g, &dp, 0)};
+    const float qz = yzp < 0 ? 0.0f : ydt == WNN_DTYPE_I8 ? *(const int8_t *)g->values[yzp].data
+                                                          : *(const uint8_t *)g->values[yzp].data;
+    const wnn_f32_q8_cvt_params kq = {*(const float *)g->values[ys].data, qz};
+    if (ydt == WNN_DTYPE_I8) {
+      k8.qs8_f32(256, (const int8_t *)bytes, f, &kd);
+      k8.f32_qs8(256, f, (int8_t *)table, &kq);
+    } else {
+      k8.qu8_f32(256, bytes, f, &kd);
+      k8.f32_qu8(256, f, table, &kq);
+    }
+    int tid;
+    const int64_t dims[1] = {256};
+    if ((st = wnn_ir_add_const(g, NULL, ydt, 1, dims, table, &tid))) break;
+    wnn_ir_node *n = &g->nodes[requant[k]];
+    char *op = wnn_ir_strdup("QLookup");
+    cJSON *attrs = cJSON_CreateObject();
+    if (!op || !attrs) {
+      free(op);
+      cJSON_Delete(attrs);
+      st = oom(g);
+      break;
+    }
+    saved *o = &sv[nsv++];
+    o->op_type = n->op_type, o->attrs = n->attrs, o->name = NULL;
+    o->num_inputs = n->num_inputs;
+    memcpy(o->inputs, n->inputs, sizeof o->inputs);
+    o->out = g->values[n->outputs[0]];
+    n->op_type = op, n->attrs = attrs;
+    n->inputs[0] = dp.q, n->inputs[1] = tid;
+    n->num_inputs = 2;
+    /* QLookup accepts any uint8/int8 x and a [256] table of the Q's
+     * dtype: inference cannot refuse it. */
+    st = wnn_pass_infer_node(g, requant[k], NULL, NULL);
+  }
+  char name[300];
+  snprintf(name, sizeof name, "%.290s", g->nodes[pi].name);
+  char op[16];
+  snprintf(op, sizeof op, "%s", g->nodes[pi].op_type);
+  bool ok = false;
+  if (!st) st = replace(g, qi, op, name, ins, nin, cJSON_Duplicate(g->nodes[pi].attrs, 1), &ok);
+  for (int k = 0, j = 0; k < nin && j < nsv; k++) {
+    if (requant[k] < 0) continue;
+    saved *o = &sv[j++];
+    wnn_ir_node *n = &g->nodes[requant[k]];
+    if (ok) {
+      free(o->op_type);
+      cJSON_Delete(o->attrs);
+      continue;
+    }
+    free(n->op_type);
+    cJSON_Delete(n->attrs);
+    n->op_type = o->op_type, n->attrs = o->attrs;
+    n->num_inputs = o->num_inputs;
+    memcpy(n->inputs, o->inputs, sizeof o->inputs);
+    g->values[n->outputs[0]] = o->out;
+  }
+  if (st || !ok) return st;
+  kill(g, pi);
+  *done = true;
+  return WNN_OK;
+}
+
 wnn_status wnn_pass_qdq(wnn_ir_graph *g, int *rewritten) {
   if (rewritten) *rewritten = 0;
   wnn_ir_count_readers(g);
@@ -755,6 +1191,31 @@ wnn_status wnn_pass_qdq(wnn_ir_graph *g, int *rewritten) {
     } else {
       st = pack_existing(&s, i, &done);
     }
+    if (done) {
+      s.count++;
+      wnn_ir_count_readers(g);
+    }
+  }
+  /* Element-wise chains, last first: a chain's inner Q comes before its
+   * last, and the longest chain is the one to take. */
+  for (int i = g->num_nodes - 1; !st && i >= 0; i--) {
+    if (g->nodes[i].dead || strcmp(g->nodes[i].op_type, "QuantizeLinear")) continue;
+    bool done = false;
+    st = rewrite_lut(&s, i, &done);
+    if (done) {
+      s.count++;
+      wnn_ir_count_readers(g);
+    }
+  }
+  /* Add and Mul of two quantized values (after the chains, which take a
+   * Mul of a value by a function of itself as one lookup), global average
+   * pooling, Concat. */
+  for (int i = 0; !st && i < g->num_nodes; i++) {
+    if (g->nodes[i].dead || strcmp(g->nodes[i].op_type, "QuantizeLinear")) continue;
+    bool done = false;
+    st = rewrite_qbinary(&s, i, &done);
+    if (!st && !done) st = rewrite_qgap(&s, i, &done);
+    if (!st && !done) st = rewrite_qmove(&s, i, &done);
     if (done) {
       s.count++;
       wnn_ir_count_readers(g);

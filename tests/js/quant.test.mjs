@@ -380,6 +380,14 @@ for (const m of MODELS) {
     t.diagnostic(`${name}: ops ${JSON.stringify(ops)}`);
     if (m.kind === 'qdq') {
       assert.ok(ops.QLinearConv > 0 && !ops.Conv, `${name}: Convs left float: ${JSON.stringify(ops)}`);
+      // Element-wise chains (SiLU, Sigmoid, Relu) became QLookup tables and
+      // Add/Mul of two quantized values QLinearAdd/QLinearMul: no float
+      // Sigmoid, Relu, Add or Mul is left.
+      for (const op of ['Sigmoid', 'Relu', 'Add', 'Mul'])
+        assert.ok(!ops[op], `${name}: ${op} left float: ${JSON.stringify(ops)}`);
+      if (name === 'q_tv_efficientnet_b0')
+        assert.ok(ops.QLookup === 65 && ops.QLinearMul === 16 && ops.QLinearAdd === 9,
+          `${name}: element-wise rewrites: ${JSON.stringify(ops)}`);
     } else if (m.kind === 'dynamic') {
       assert.ok(ops.DynamicQuantizeMatMul > 0 && !ops.MatMulInteger && !ops.DynamicQuantizeLinear,
         `${name}: dynamic chains not rewritten: ${JSON.stringify(ops)}`);
