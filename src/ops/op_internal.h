@@ -243,6 +243,12 @@ wnn_f32_f16_vcvt_ukernel *wnn_select_f32_f16_vcvt(wnn_kernels kernels);
 wnn_f32_vunary_ukernel *wnn_select_f32_vunary(wnn_kernels kernels, int op);
 wnn_f32_pool2d_ukernel *wnn_select_f32_pool2d(wnn_kernels kernels, int op);
 wnn_f32_gavgpool_ukernel *wnn_select_f32_gavgpool(wnn_kernels kernels);
+
+/* GlobalAveragePool's and GlobalMaxPool's shape rules (src/ops/pool.c),
+ * shared with QLinearGlobalAveragePool: input 0 of rank >= 3 and a non-empty
+ * plane; out gets [N, C, 1, ...], plane the elements of one N*C plane. */
+wnn_status wnn_global_pool_shape(wnn_prepare_ctx *ctx, const char *op, int64_t *out,
+                                 int64_t *plane);
 wnn_f32_softmax_ukernel *wnn_select_f32_softmax(wnn_kernels kernels);
 /* binop: WNN_BINOP_*; kind: WNN_KIND_*. NULL when the list lacks the row
  * (add and mul have no RVC: they commute). */

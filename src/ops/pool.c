@@ -309,22 +309,29 @@ wnn_status wnn_averagepool_run(const wnn_run_ctx *ctx) {
 
 /* ------------------------------------- GlobalAveragePool, GlobalMaxPool */
 
+wnn_status wnn_global_pool_shape(wnn_prepare_ctx *ctx, const char *op, int64_t *out,
+                                 int64_t *plane) {
+  const wnn_tdesc *x = &ctx->inputs[0];
+  if (x->ndim < 3)
+    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input 0 (X) has %d dims, expected at least 3", op,
+                       x->ndim);
+  out[0] = x->dims[0], out[1] = x->dims[1];
+  for (int d = 2; d < x->ndim; d++) out[d] = 1;
+  *plane = wnn_checked_numel(x->ndim - 2, x->dims + 2, sizeof(float));
+  if (*plane <= 0)
+    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input 0 (X) has no spatial elements to %s", op,
+                       strcmp(op, "GlobalMaxPool") == 0 ? "reduce" : "average");
+  return WNN_OK;
+}
+
 /* Both reduce each N*C plane of X (rank >= 3) to one element. */
 static wnn_status global_prepare(wnn_prepare_ctx *ctx, const char *op) {
   wnn_pool_params *p = ctx->params;
   const wnn_tdesc *x = &ctx->inputs[0];
   wnn_status st;
+  int64_t out[WNN_MAX_DIMS], plane;
   if ((st = wnn_expect_dtype(ctx, op, 0, "X", WNN_DTYPE_F32))) return st;
-  if (x->ndim < 3)
-    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input 0 (X) has %d dims, expected at least 3", op,
-                       x->ndim);
-  int64_t out[WNN_MAX_DIMS];
-  out[0] = x->dims[0], out[1] = x->dims[1];
-  for (int d = 2; d < x->ndim; d++) out[d] = 1;
-  const int64_t plane = wnn_checked_numel(x->ndim - 2, x->dims + 2, sizeof(float));
-  if (plane <= 0)
-    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input 0 (X) has no spatial elements to %s", op,
-                       strcmp(op, "GlobalMaxPool") == 0 ? "reduce" : "average");
+  if ((st = wnn_global_pool_shape(ctx, op, out, &plane))) return st;
   if ((st = wnn_set_output(ctx, op, 0, WNN_DTYPE_F32, x->ndim, out))) return st;
   p->spatial = x->ndim - 2;
   p->planes = (size_t)(x->dims[0] * x->dims[1]);

@@ -217,16 +217,8 @@ wnn_status wnn_qlinearglobalaveragepool_prepare(wnn_prepare_ctx *ctx) {
   if (cl != 0)
     return wnn_op_fail(ctx, WNN_ERR_UNSUPPORTED,
                        "%s: channels_last = %lld is not supported, only 0 (NCHW)", OP, (long long)cl);
-  if (x->ndim < 3)
-    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input 0 (X) has %d dims, expected at least 3", OP,
-                       x->ndim);
-  int64_t out[WNN_MAX_DIMS];
-  out[0] = x->dims[0], out[1] = x->dims[1];
-  for (int d = 2; d < x->ndim; d++) out[d] = 1;
-  const int64_t plane = wnn_checked_numel(x->ndim - 2, x->dims + 2, sizeof(float));
-  if (plane <= 0)
-    return wnn_op_fail(ctx, WNN_ERR_SHAPE, "%s: input 0 (X) has no spatial elements to average",
-                       OP);
+  int64_t out[WNN_MAX_DIMS], plane;
+  if ((st = wnn_global_pool_shape(ctx, OP, out, &plane))) return st;
   p->x_dtype = x->dtype;
   p->y_dtype = wnn_has_input(ctx, 4) ? ctx->inputs[4].dtype : x->dtype;
   p->planes = (size_t)(x->dims[0] * x->dims[1]);

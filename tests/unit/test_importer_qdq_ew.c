@@ -56,31 +56,11 @@ static void ops_of(const wnn_import_result *res, char *buf, size_t cap) {
  * floats) into y. */
 static wnn_status run_scalar(const wnn_import_result *r, int nin, const float *const *xs, float *y,
                              size_t n) {
-  wnn_load_options lo;
-  memset(&lo, 0, sizeof lo);
-  lo.kernels = WNN_KERNELS_SCALAR;
-  wnn_model *model = NULL;
-  wnn_executor *ex = NULL;
-  wnn_status st = wnn_model_load(r->artifact, r->size, &lo, &model);
-  if (!st) st = wnn_executor_create(model, &ex);
-  for (int i = 0; !st && i < nin; i++) {
-    wnn_tensor_info info;
-    st = wnn_model_input_info(model, i, &info);
-    if (st) break;
-    DLTensor t;
-    memset(&t, 0, sizeof t);
-    t.data = (void *)xs[i];
-    t.device.device_type = kDLCPU;
-    t.ndim = info.ndim;
-    t.dtype = wnn_dtype_to_dl(info.dtype);
-    t.shape = (int64_t *)info.shape;
-    st = wnn_executor_set_input(ex, i, &t);
-  }
-  if (!st) st = wnn_executor_run(ex);
-  if (!st) st = wnn_executor_copy_output(ex, 0, y, n * sizeof(float));
+  const size_t bytes = n * sizeof(float);
+  void *ys[1] = {y};
+  const wnn_status st = tm_run_all_k(r->artifact, r->size, WNN_KERNELS_SCALAR, nin,
+                                     (const void *const *)xs, 0, 1, ys, &bytes);
   if (st) printf("  %s: run: %s\n", test_current_, wnn_last_error());
-  wnn_executor_destroy(ex);
-  wnn_model_free(model);
   return st;
 }
 

@@ -272,14 +272,17 @@ static wnn_status tm_convert(tm_model *m, const wnn_import_shape *shapes, int nu
   return st;
 }
 
-/* Runs an artifact on inputs (in model input order, each read as the input's
- * declared dtype) and copies outputs first .. first + num_outputs - 1 into
- * ys[k] (bytes[k] bytes). Returns the status. */
-static inline wnn_status tm_run_all(const void *artifact, size_t size, int num_inputs,
-                                    const void *const *xs, int first, int num_outputs,
-                                    void *const *ys, const size_t *bytes) {
+/* Runs an artifact with the given kernels on inputs (in model input order,
+ * each read as the input's declared dtype) and copies outputs first .. first
+ * + num_outputs - 1 into ys[k] (bytes[k] bytes). Returns the status. */
+static inline wnn_status tm_run_all_k(const void *artifact, size_t size, wnn_kernels kernels,
+                                      int num_inputs, const void *const *xs, int first,
+                                      int num_outputs, void *const *ys, const size_t *bytes) {
+  wnn_load_options lo;
+  memset(&lo, 0, sizeof lo);
+  lo.kernels = kernels;
   wnn_model *model = NULL;
-  wnn_status st = wnn_model_load(artifact, size, NULL, &model);
+  wnn_status st = wnn_model_load(artifact, size, &lo, &model);
   if (st) return st;
   wnn_executor *ex = NULL;
   st = wnn_executor_create(model, &ex);
@@ -302,6 +305,14 @@ static inline wnn_status tm_run_all(const void *artifact, size_t size, int num_i
   wnn_executor_destroy(ex);
   wnn_model_free(model);
   return st;
+}
+
+/* tm_run_all_k with the default (fastest) kernels. */
+static inline wnn_status tm_run_all(const void *artifact, size_t size, int num_inputs,
+                                    const void *const *xs, int first, int num_outputs,
+                                    void *const *ys, const size_t *bytes) {
+  return tm_run_all_k(artifact, size, WNN_KERNELS_AUTO, num_inputs, xs, first, num_outputs, ys,
+                      bytes);
 }
 
 /* tm_run_all for one float32 output `out` into y (ycap floats). */
