@@ -25,16 +25,7 @@ static void scalar_init(tm_model *m, const char *name, int type, const void *dat
 }
 
 static bool convert(tm_model *m, bool rewrites, wnn_import_result *res) {
-  size_t size;
-  uint8_t *bytes = tm_pack(m, &size);
-  wnn_import_options opt;
-  memset(&opt, 0, sizeof opt);
-  opt.base_dir = "build";
-  opt.no_quant_rewrites = !rewrites;
-  wnn_status st = wnn_import_onnx(bytes, size, &opt, res);
-  free(bytes);
-  if (st) printf("  %s: convert (%s rewrites): %s\n", test_current_, rewrites ? "with" : "without", res->msg);
-  return st == WNN_OK;
+  return tm_convert_rewrites(m, rewrites, res);
 }
 
 /* "Op,Op,..." of the artifact's nodes in order. */

@@ -252,24 +252,43 @@ static void tm_warn(void *ctx, const char *msg) {
   w->count++;
 }
 
+/* Converts m with opt (its base_dir set to "build"); returns the status and
+ * fills res (the artifact is the caller's). */
+static inline wnn_status tm_convert_opt(tm_model *m, wnn_import_options *opt, wnn_import_result *res) {
+  size_t size;
+  uint8_t *bytes = tm_pack(m, &size);
+  opt->base_dir = "build";
+  wnn_status st = wnn_import_onnx(bytes, size, opt, res);
+  free(bytes);
+  return st;
+}
+
 /* Converts m; returns the status and fills res (the artifact is the caller's). */
 static wnn_status tm_convert(tm_model *m, const wnn_import_shape *shapes, int num_shapes,
                              tm_warnings *warnings, wnn_import_result *res) {
-  size_t size;
-  uint8_t *bytes = tm_pack(m, &size);
   wnn_import_options opt;
   memset(&opt, 0, sizeof opt);
   opt.shapes = shapes;
   opt.num_shapes = num_shapes;
-  opt.base_dir = "build";
   if (warnings) {
     memset(warnings, 0, sizeof *warnings);
     opt.warn = tm_warn;
     opt.warn_ctx = warnings;
   }
-  wnn_status st = wnn_import_onnx(bytes, size, &opt, res);
-  free(bytes);
-  return st;
+  return tm_convert_opt(m, &opt, res);
+}
+
+/* Converts m with or without the quantized rewrites (pass_qdq.c); prints the
+ * importer's message and returns false on failure. */
+static inline bool tm_convert_rewrites(tm_model *m, bool rewrites, wnn_import_result *res) {
+  wnn_import_options opt;
+  memset(&opt, 0, sizeof opt);
+  opt.no_quant_rewrites = !rewrites;
+  const wnn_status st = tm_convert_opt(m, &opt, res);
+  if (st)
+    printf("  %s: convert (%s rewrites): %s\n", test_current_, rewrites ? "with" : "without",
+           res->msg);
+  return st == WNN_OK;
 }
 
 /* Runs an artifact with the given kernels on inputs (in model input order,
