@@ -321,6 +321,33 @@ static void conv_model(tm_model *m, const conv_case *c, float *xs_value) {
   }
 }
 
+/* What every pattern check starts with: m converted with and without the
+ * rewrites, the rewritten artifact read into a (the caller deletes a->graph)
+ * and its node list into ops, *q its first `op` node (or NULL); a case that
+ * must stay float is checked here (no `op` node, no rewrite, the artifact
+ * the one without the rewrites). False when converting or reading failed
+ * (reported). */
+static bool convert_both(tm_model *m, const char *what, bool stays, const char *op,
+                         wnn_import_result *with, wnn_import_result *without, art *a, char *ops,
+                         size_t cap, const cJSON **q) {
+  memset(a, 0, sizeof *a);
+  *q = NULL;
+  if (!convert(m, true, with) || !convert(m, false, without)) return false;
+  CHECK(without->num_quant_rewrites == 0);
+  if (!art_read(with, a)) {
+    CHECK(0);
+    return false;
+  }
+  ops_of(a, ops, cap);
+  *q = node_of(a, op);
+  if (stays) {
+    if (*q || with->num_quant_rewrites != 0) printf("  %s: rewritten: %s\n", what, ops);
+    CHECK(!*q && with->num_quant_rewrites == 0);
+    CHECK(with->size == without->size && !memcmp(with->artifact, without->artifact, with->size));
+  }
+  return true;
+}
+
 static void check_conv(const conv_case *c) {
   tm_model m;
   float xs;
@@ -328,21 +355,12 @@ static void check_conv(const conv_case *c) {
   wnn_import_result with, without;
   memset(&with, 0, sizeof with);
   memset(&without, 0, sizeof without);
-  if (!convert(&m, true, &with) || !convert(&m, false, &without)) goto done;
-  CHECK(without.num_quant_rewrites == 0);
   art a;
-  if (!art_read(&with, &a)) {
-    CHECK(0);
-    goto done;
-  }
   char ops[512];
-  ops_of(&a, ops, sizeof ops);
-  const cJSON *q = node_of(&a, "QLinearConv");
-  if (c->stays) {
-    if (q || with.num_quant_rewrites != 0) printf("  %s: rewritten: %s\n", c->what, ops);
-    CHECK(!q && with.num_quant_rewrites == 0);
-    CHECK(with.size == without.size && !memcmp(with.artifact, without.artifact, with.size));
-  } else {
+  const cJSON *q;
+  if (!convert_both(&m, c->what, c->stays, "QLinearConv", &with, &without, &a, ops, sizeof ops, &q))
+    goto done;
+  if (!c->stays) {
     if (!q || with.num_quant_rewrites != 1) printf("  %s: not rewritten: %s\n", c->what, ops);
     CHECK(q && with.num_quant_rewrites == 1);
     /* No float Conv, activation or Q/DQ pair left around it. */
@@ -561,20 +579,12 @@ static void check_mm(const mm_case *c) {
   wnn_import_result with, without;
   memset(&with, 0, sizeof with);
   memset(&without, 0, sizeof without);
-  if (!convert(&m, true, &with) || !convert(&m, false, &without)) goto done;
   art a;
-  if (!art_read(&with, &a)) {
-    CHECK(0);
-    goto done;
-  }
   char ops[512];
-  ops_of(&a, ops, sizeof ops);
-  const cJSON *q = node_of(&a, "QLinearMatMul");
-  if (c->stays) {
-    if (q) printf("  %s: rewritten: %s\n", c->what, ops);
-    CHECK(!q && with.num_quant_rewrites == 0);
-    CHECK(with.size == without.size && !memcmp(with.artifact, without.artifact, with.size));
-  } else {
+  const cJSON *q;
+  if (!convert_both(&m, c->what, c->stays, "QLinearMatMul", &with, &without, &a, ops, sizeof ops, &q))
+    goto done;
+  if (!c->stays) {
     if (strcmp(ops, "QuantizeLinear,QLinearMatMul,DequantizeLinear"))
       printf("  %s: nodes %s\n", c->what, ops);
     CHECK(!strcmp(ops, "QuantizeLinear,QLinearMatMul,DequantizeLinear"));
@@ -747,20 +757,12 @@ static void check_dyn(const dyn_case *c) {
   wnn_import_result with, without;
   memset(&with, 0, sizeof with);
   memset(&without, 0, sizeof without);
-  if (!convert(&m, true, &with) || !convert(&m, false, &without)) goto done;
   art a;
-  if (!art_read(&with, &a)) {
-    CHECK(0);
-    goto done;
-  }
   char ops[512];
-  ops_of(&a, ops, sizeof ops);
-  const cJSON *q = node_of(&a, "DynamicQuantizeMatMul");
-  if (c->stays) {
-    if (q) printf("  %s: rewritten: %s\n", c->what, ops);
-    CHECK(!q && with.num_quant_rewrites == 0);
-    CHECK(with.size == without.size && !memcmp(with.artifact, without.artifact, with.size));
-  } else {
+  const cJSON *q;
+  if (!convert_both(&m, c->what, c->stays, "DynamicQuantizeMatMul", &with, &without, &a, ops, sizeof ops, &q))
+    goto done;
+  if (!c->stays) {
     const char *want = c->ops ? c->ops : "DynamicQuantizeMatMul";
     if (strcmp(ops, want)) printf("  %s: nodes %s\n", c->what, ops);
     CHECK(!strcmp(ops, want) && with.num_quant_rewrites == 1);
