@@ -360,6 +360,22 @@ def calibrate(model, tensors, photos_npy, input_name, work):
     return ranges
 
 
+def rebuilt(model, new_nodes, new_inits):
+    """model's graph with new_nodes, its initializers that some node still
+    reads (a removed Clip's min and max, a weight replaced by its quantized
+    form are dropped, as ORT does) and new_inits; checked."""
+    import onnx
+    from onnx import helper
+    g = model.graph
+    used = {x for nd in new_nodes for x in nd.input}
+    kept = [t for t in g.initializer if t.name in used]
+    graph = helper.make_graph(new_nodes, g.name, list(g.input), list(g.output), kept + new_inits)
+    out = helper.make_model(graph, opset_imports=list(model.opset_import), producer_name='wnn tests/quant/quantize.py',
+                            ir_version=model.ir_version)
+    onnx.checker.check_model(out)
+    return out
+
+
 def quantize_static(model, ranges, plan, explicit_activation):
     import numpy as np
     import onnx
@@ -456,15 +472,7 @@ def quantize_static(model, ranges, plan, explicit_activation):
         for t in q_out:
             emit_qdq(t, node.output[0], n)
 
-    # Initializers no node reads any more (a removed Clip's min and max, a
-    # weight replaced by its quantized form) are dropped, as ORT does.
-    used = {x for nd in new_nodes for x in nd.input}
-    kept = [t for t in g.initializer if t.name in used]
-    graph = helper.make_graph(new_nodes, g.name, list(g.input), list(g.output), kept + new_inits)
-    out = helper.make_model(graph, opset_imports=list(model.opset_import), producer_name='wnn tests/quant/quantize.py',
-                            ir_version=model.ir_version)
-    onnx.checker.check_model(out)
-    return out, params
+    return rebuilt(model, new_nodes, new_inits), params
 
 
 # ------------------------------------------------------------ dynamic
@@ -523,13 +531,7 @@ def quantize_dynamic(model, per_column, reduce_range=False):
         if has_c:
             new_nodes.append(helper.make_node('Add', [mul_out, n.input[2]], [out], name=f'{n.name}_bias_add'))
 
-    used = {x for nd in new_nodes for x in nd.input}
-    kept = [t for t in g.initializer if t.name in used]
-    graph = helper.make_graph(new_nodes, g.name, list(g.input), list(g.output), kept + new_inits)
-    out = helper.make_model(graph, opset_imports=list(model.opset_import), producer_name='wnn tests/quant/quantize.py',
-                            ir_version=model.ir_version)
-    onnx.checker.check_model(out)
-    return out, count
+    return rebuilt(model, new_nodes, new_inits), count
 
 
 # ------------------------------------------------------------ BERT-like encoder
