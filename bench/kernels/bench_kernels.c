@@ -572,6 +572,9 @@ static const qgemm_shape QSHAPES[] = {
     {"mobilenetv2 1x1 320<-960 7x7", 320, 7 * 7, 960, false},
     {"encoder matmul 32x128 * 128x512", 32, 512, 128, true},
     {"encoder matmul 32x512 * 512x128", 32, 128, 512, true},
+    {"bert matmul 128x256 * 256x256", 128, 256, 256, true},
+    {"bert matmul 128x256 * 256x1024", 128, 1024, 256, true},
+    {"bert matmul 128x1024 * 1024x256", 128, 256, 1024, true},
 };
 
 static int8_t *filled_s8(size_t n) {

@@ -51,6 +51,12 @@ typedef struct wnn_prepare_ctx {
   wnn_kernels kernels;       /* WNN_KERNELS_SCALAR or _AUTO (AUTO: SIMD when built with it) */
   char *msg;                 /* where wnn_op_fail writes */
   size_t msg_cap;
+  /* Set when a model loads an artifact: the scratch its plan gave this node.
+   * An op with a faster path that needs more scratch than an older writer
+   * planned takes it only when it fits, so older artifacts keep loading (on
+   * the path they were planned for). Unset (false, 0) while planning. */
+  bool scratch_capped;
+  size_t scratch_cap;
 } wnn_prepare_ctx;
 
 /* A tensor at run time. Shapes are those prepare saw. */

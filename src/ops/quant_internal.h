@@ -48,6 +48,7 @@ typedef struct wnn_qmatmul_params {
    * K-pairs (unless b_packed), the int32 product (unless MatMulInteger,
    * which writes its output directly) and the per-column multipliers. */
   bool fast;
+  bool fold; /* B is the same for every batch: the batches are one GEMM of rows * m rows */
   size_t s_a, s_b, s_acc, s_mult;
   wnn_qs8_gemm_config gemm;
 } wnn_qmatmul_params;

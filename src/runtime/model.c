@@ -625,6 +625,13 @@ static wnn_status read_node(wnn_model *m, const cJSON *j, int i, int *producer) 
   ctx.msg = msg;
   ctx.msg_cap = sizeof msg;
   msg[0] = '\0';
+  if (cJSON_GetObjectItemCaseSensitive(j, "scratch_bytes")) {
+    if ((st = get_size(j, "scratch_bytes", where, &n->scratch_bytes)) ||
+        (st = get_size(j, "scratch_offset", where, &n->scratch_offset)))
+      return st;
+  }
+  ctx.scratch_capped = true;
+  ctx.scratch_cap = n->scratch_bytes;
   if ((st = n->op->prepare(&ctx))) return fail(st, "%s: %s", label, msg);
 
   for (int k = 0; k < n->num_outputs; k++) {
@@ -636,11 +643,6 @@ static wnn_status read_node(wnn_model *m, const cJSON *j, int i, int *producer) 
                   label, k, type_str(want, sizeof want, val->dtype, val->ndim, val->dims),
                   type_str(got, sizeof got, out[k].dtype, out[k].ndim, out[k].dims));
     }
-  }
-  if (cJSON_GetObjectItemCaseSensitive(j, "scratch_bytes")) {
-    if ((st = get_size(j, "scratch_bytes", where, &n->scratch_bytes)) ||
-        (st = get_size(j, "scratch_offset", where, &n->scratch_offset)))
-      return st;
   }
   if (n->scratch_bytes < ctx.scratch_bytes)
     return fail(WNN_ERR_BAD_PLAN, "graph: %s plans %zu scratch bytes but needs %zu", label,

@@ -48,10 +48,12 @@ static inline wnn_tdesc td(wnn_dtype dtype, int ndim, const int64_t *dims) {
 #define TD_SCALAR(dtype) td(dtype, 0, NULL)
 static const wnn_tdesc TD_OMITTED = {WNN_DTYPE_INVALID, 0, {0}, NULL};
 
-/* check_node + prepare. attrs_json may be NULL. */
-static inline wnn_status op_prepare_k(op_case *c, const char *name, const char *attrs_json,
-                                      int num_inputs, const wnn_tdesc *inputs, int num_outputs,
-                                      wnn_kernels kernels) {
+/* check_node + prepare. attrs_json may be NULL. capped and cap: the
+ * prepare context's scratch_capped and scratch_cap (as when an artifact
+ * loads with the scratch its writer planned). */
+static inline wnn_status op_prepare_cap(op_case *c, const char *name, const char *attrs_json,
+                                        int num_inputs, const wnn_tdesc *inputs, int num_outputs,
+                                        wnn_kernels kernels, bool capped, size_t cap) {
   memset(c, 0, sizeof *c);
   c->op = wnn_op_by_name(name);
   if (!c->op) return WNN_ERR_UNKNOWN_OP;
@@ -63,12 +65,18 @@ static inline wnn_status op_prepare_k(op_case *c, const char *name, const char *
                                     c->msg, sizeof c->msg);
   if (st == WNN_OK) {
     wnn_prepare_ctx ctx = {wnn_attrs_from_json(attrs), num_inputs, c->inputs, num_outputs, c->outputs, c->params,
-                           0,         kernels,    c->msg,    sizeof c->msg};
+                           0,         kernels,    c->msg,    sizeof c->msg, capped, cap};
     st = c->op->prepare(&ctx);
     c->scratch_bytes = ctx.scratch_bytes;
   }
   cJSON_Delete(attrs);
   return st;
+}
+
+static inline wnn_status op_prepare_k(op_case *c, const char *name, const char *attrs_json,
+                                      int num_inputs, const wnn_tdesc *inputs, int num_outputs,
+                                      wnn_kernels kernels) {
+  return op_prepare_cap(c, name, attrs_json, num_inputs, inputs, num_outputs, kernels, false, 0);
 }
 
 static inline wnn_status op_prepare(op_case *c, const char *name, const char *attrs_json,

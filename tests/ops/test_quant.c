@@ -1038,6 +1038,54 @@ TEST(dynamic_quantize_matmul_gemm_path) {
     }
 }
 
+/* A B shared by every batch of A folds the batches into the rows of one GEMM
+ * (A [7, 1, k] is one 7-row GEMM, not seven of one row); under a scratch cap
+ * (an artifact planned before the fold) the op keeps the per-batch GEMM, or
+ * the plain loop when not even that fits; every path gives the reference's
+ * bytes. */
+TEST(qmatmul_batches_fold_into_rows) {
+  static const int64_t SHAPES[][4] = {{7, 1, 5, 9}, {3, 2, 33, 17}, {2, 5, 1, 1}, {1, 1, 8, 8}};
+  for (size_t si = 0; si < sizeof SHAPES / sizeof SHAPES[0]; si++)
+    for (int dyn = 0; dyn < 2; dyn++) {
+      const int64_t bt = SHAPES[si][0], m = SHAPES[si][1], k = SHAPES[si][2], n = SHAPES[si][3];
+      const size_t an = (size_t)(bt * m * k);
+      float *af = malloc(an * sizeof *af), bs = 0.004f;
+      unsigned char *a8 = malloc(an), *b = malloc((size_t)(k * n)), azp = 131;
+      for (size_t i = 0; i < an; i++) af[i] = 3.0f * lcg_float();
+      fill_bytes(a8, an), fill_bytes(b, (size_t)(k * n));
+      const char *name = dyn ? "DynamicQuantizeMatMul" : "MatMulInteger";
+      wnn_tdesc in[3] = {dyn ? TD(WNN_DTYPE_F32, bt, m, k) : TD(WNN_DTYPE_U8, bt, m, k),
+                         TD(WNN_DTYPE_I8, k, n),
+                         dyn ? TD_SCALAR(WNN_DTYPE_F32) : TD_SCALAR(WNN_DTYPE_U8)};
+      void *data[3] = {dyn ? (void *)af : (void *)a8, b, dyn ? (void *)&bs : (void *)&azp};
+      size_t full = 0, per_batch = 0;
+      for (int step = 0; step < 4; step++) {
+        /* 0: no cap (folds when bt > 1), 1: capped at that plan, 2: capped
+         * just below it, 3: capped at 0 */
+        const size_t cap = step == 1 ? full : step == 2 ? full - 1 : 0;
+        op_case c;
+        CHECK_OK(op_prepare_cap(&c, name, NULL, 3, in, 1, WNN_KERNELS_AUTO, step > 0, cap));
+        const wnn_qmatmul_params *p = (const wnn_qmatmul_params *)c.params;
+        if (step == 0) {
+          full = c.scratch_bytes;
+          CHECK(p->fast && p->fold == (bt > 1));
+        }
+        if (step == 1) CHECK(p->fast && p->fold == (bt > 1) && c.scratch_bytes == full);
+        if (step == 2) {
+          per_batch = c.scratch_bytes;
+          CHECK(per_batch < full && (bt > 1 ? p->fast && !p->fold : !p->fast));
+        }
+        if (step == 3) CHECK(!p->fast && c.scratch_bytes == 0);
+        void *got[1], *ref[1];
+        CHECK_OK(op_exec(&c, c.op->run, data, got));
+        CHECK_OK(op_exec(&c, c.op->reference, data, ref));
+        CHECK(memcmp(got[0], ref[0], td_bytes(&c.outputs[0])) == 0);
+        free(got[0]), free(ref[0]);
+      }
+      free(af), free(a8), free(b);
+    }
+}
+
 /* A quantized net through the builder, the loader and the executor: a 1x1
  * QLinearConv (per-channel scales, bias), a 3x3 padded QLinearConv with a
  * fused Relu and a DynamicQuantizeMatMul. With constant zero weight zero
@@ -1186,6 +1234,7 @@ int main(void) {
   RUN(qconv_winograd_path);
   RUN(qmatmul_gemm_paths);
   RUN(dynamic_quantize_matmul_gemm_path);
+  RUN(qmatmul_batches_fold_into_rows);
   RUN(quantized_net_runs_without_allocating);
   return test_summary();
 }
