@@ -66,7 +66,8 @@ export type Source = string | URL | Request | Response | ArrayBuffer | Uint8Arra
 
 export interface LoadOptions {
   /** The runtime: a precompiled module (required on Cloudflare Workers), a URL or bytes.
-   *  Default: this package's dist/wnn.wasm, or dist/wnn-scalar.wasm where SIMD128 is missing.
+   *  Default: this package's dist/wnn.wasm, or dist/wnn-scalar.wasm where SIMD128 is missing;
+   *  an artifact using one of the rare ops dist/wnn.wasm leaves out loads in dist/wnn-full.wasm.
    *  Every model loaded with the same module shares one instance. */
   wasm?: WebAssembly.Module | Source | Promise<Response>;
   /** Called as the artifact streams in; total is 0 when the size is unknown. */

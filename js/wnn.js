@@ -298,6 +298,9 @@ export const simdSupported = () => WebAssembly.validate(SIMD_PROBE);
 
 const defaultWasmUrl = (simd) =>
   new URL(simd ? '../dist/wnn.wasm' : '../dist/wnn-scalar.wasm', import.meta.url);
+// dist/wnn.wasm carries the common ops; an artifact using one it leaves out
+// (docs/build.md, "Core and full web modules") loads in this one.
+const fullWasmUrl = () => new URL('../dist/wnn-full.wasm', import.meta.url);
 
 const compiled = new Map(); // URL href -> Promise<WebAssembly.Module>
 const runtimes = new WeakMap(); // WebAssembly.Module -> Promise<Runtime>
@@ -415,6 +418,7 @@ class Runtime {
  * Loads a .wnn artifact. `source`: URL string or URL, Request, Response (or a
  * promise of one), ArrayBuffer or Uint8Array. Options: wasm (a
  * WebAssembly.Module, URL or bytes; default this package's dist/wnn.wasm, or
+ * dist/wnn-full.wasm for an artifact using an op dist/wnn.wasm leaves out, or
  * dist/wnn-scalar.wasm without SIMD128), onProgress(loaded, total),
  * kernels ('auto' | 'scalar'), verifyChecksum (default true), convert (the
  * options of convert(), used when the source is an ONNX model).
@@ -439,6 +443,17 @@ export async function load(source, options) {
   // converting ahead of time is better).
   if (looksLikeOnnx(bytes)) bytes = await convertOnnx(bytes, await placeOf(await source), conversion);
   // From here to the C call no caller code runs: `bytes` is our own view.
+  try {
+    return loadInto(rt, bytes, flags, kernels);
+  } catch (e) {
+    // The default module leaves out a few rare ops: such an artifact loads in
+    // dist/wnn-full.wasm (an explicit options.wasm is never replaced).
+    if (module !== undefined || !simdSupported() || e.code !== 'WNN_ERR_UNKNOWN_OP' || !e.message.includes('leaves out')) throw e;
+    return loadInto(await runtimeFor(fullWasmUrl()), bytes, flags, kernels);
+  }
+}
+
+function loadInto(rt, bytes, flags, kernels) {
   const size = bytes.length;
   if (bytes.buffer === rt.memory.buffer) bytes = bytes.slice(); // malloc may grow (and detach) it
   const data = rt.malloc(size);

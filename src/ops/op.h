@@ -167,6 +167,10 @@ enum {
 /* The registry (src/ops/registry.c). NULL when unknown. */
 const wnn_op *wnn_op_by_code(int code);
 const wnn_op *wnn_op_by_name(const char *onnx_name);
+/* The symbol of an op this build leaves out (dist/wnn.wasm's core registry
+ * leaves out the WNN_OPX ops of ops.inc; dist/wnn-full.wasm has them), or
+ * NULL: every other build, or a code that is not such an op. */
+const char *wnn_op_left_out(int code);
 
 /* Kernel selection for the runtime's own loops (src/ops/select.c, like the
  * ops' selection in op_internal.h): the fill of FILL params at load time. */

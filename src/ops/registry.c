@@ -13,13 +13,38 @@
 #include "ops/ops.inc"
 #undef WNN_OP
 
+/* WNN_CORE_OPS (dist/wnn.wasm, src/ops/registry_core.c): the WNN_OPX ops of
+ * ops.inc are left out of the table, so the linker drops their code; their
+ * symbols stay, for the message that says where they are. */
+#ifdef WNN_CORE_OPS
+#define WNN_OPX(code, sym)
+#endif
 static const wnn_op *const by_code[] = {
 #define WNN_OP(code, sym) [code] = &wnn_##sym##_op,
 #include "ops/ops.inc"
 #undef WNN_OP
 };
+#ifdef WNN_CORE_OPS
+#undef WNN_OPX
+#define WNN_OPX(code, sym) [code] = #sym,
+#define WNN_OP(code, sym)
+static const char *const left_out[] = {
+#include "ops/ops.inc"
+};
+#undef WNN_OP
+#undef WNN_OPX
+#endif
 
 #define NUM_CODES ((int)(sizeof by_code / sizeof by_code[0]))
+
+const char *wnn_op_left_out(int code) {
+#ifdef WNN_CORE_OPS
+  return code >= 0 && code < (int)(sizeof left_out / sizeof left_out[0]) ? left_out[code] : NULL;
+#else
+  (void)code;
+  return NULL;
+#endif
+}
 
 const wnn_op *wnn_op_by_code(int code) {
   return code >= 0 && code < NUM_CODES ? by_code[code] : NULL;

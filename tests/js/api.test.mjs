@@ -189,6 +189,25 @@ test('load: options.wasm as a precompiled Module, a URL, a path and bytes; insta
   for (const m of [a, b, byUrl, byPath, defaults, defaults2, byBytes, scalarKernels]) m.dispose();
 });
 
+// build/fixtures/full/trig.wnn: x -> Atan (an op dist/wnn.wasm leaves out) and
+// x -> Sigmoid.
+test('load: an op dist/wnn.wasm leaves out loads in dist/wnn-full.wasm; an explicit module is never replaced', { skip: (!haveFixtures && NO_FIXTURES) || (!wnn.simdSupported() && 'no SIMD128: the default module is dist/wnn-scalar.wasm, which has every op') }, async () => {
+  const trig = fixture('full/trig');
+  const core = await wnn.load(fixture('two_outputs'));
+  const full = await wnn.load(trig);
+  assert.notEqual(full.memory, core.memory, 'the artifact with Atan runs in another instance');
+  const byFull = await wnn.load(trig, { wasm: rel('dist/wnn-full.wasm') });
+  assert.equal(byFull.memory, full.memory, 'that instance is dist/wnn-full.wasm');
+  await rejects(() => wnn.load(trig, { wasm: rel('dist/wnn.wasm') }), 'WNN_ERR_UNKNOWN_OP',
+    /op code 164 \(atan\), which this module leaves out.*dist\/wnn-full\.wasm/);
+  const x = parseNpy(fs.readFileSync(path.join(fixtures, 'full/trig.input_0.npy'))).data;
+  const out = await full.predict({ x });
+  close('atan', out.atan_out.data, parseNpy(fs.readFileSync(path.join(fixtures, 'full/trig.output_0.npy'))).data);
+  close('sigmoid', out.sigmoid_out.data, parseNpy(fs.readFileSync(path.join(fixtures, 'full/trig.output_1.npy'))).data);
+  for (let i = 0; i < x.length; i++) assert.ok(Math.abs(out.atan_out.data[i] - Math.atan(x[i])) < 1e-6, `atan(${x[i]})`);
+  for (const m of [core, full, byFull]) m.dispose();
+});
+
 test('load: bad sources and options are rejected with a code and a message', { skip: !haveFixtures && NO_FIXTURES }, async () => {
   const good = fixture('mnist_like');
   const garbage = new Uint8Array(512).map((_, i) => (i * 131 + 7) & 0xff);
