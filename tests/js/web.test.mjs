@@ -1,4 +1,4 @@
-// dist/wnn.wasm and dist/wnn-scalar.wasm, instantiated the way an integrator
+// dist/wnn.wasm, dist/wnn-full.wasm and dist/wnn-scalar.wasm, instantiated the way an integrator
 // would without Emscripten's JS glue: exports, version, failure statuses on bad
 // input, and (when build/fixtures exists) outputs of real artifacts against the
 // expected .npy files written by build/native/make_fixtures.
@@ -215,7 +215,7 @@ test('wasm/exports-web.txt lists exactly the wrappers wasm/web.c defines', () =>
   assert.deepEqual([...new Set(defined)].sort(), [...listed].sort());
 });
 
-for (const variant of ['wnn.wasm', 'wnn-scalar.wasm']) {
+for (const variant of ['wnn.wasm', 'wnn-full.wasm', 'wnn-scalar.wasm']) {
   const file = rel('dist', variant);
   const present = () => assert.ok(fs.existsSync(file), `dist/${variant} missing: run npm run build`);
 
