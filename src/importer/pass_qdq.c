@@ -1039,6 +1039,36 @@ static bool same_quant(const wnn_ir_graph *g, const qparams *d, int ys, int yzp,
   return dz == qz;
 }
 
+/* QuantizeLinear node qi (scale ys, zero point yzp, dtype ydt) after MaxPool
+ * pi of a DequantizeLinear quantized the same way (per tensor, scale > 0):
+ * MaxPool of the quantized values. Dequantization is increasing, so the
+ * largest dequantized value of a window is that of its largest integer, and
+ * Q(DQ(v)) = v (above); a window with no input element gives -inf, which
+ * QuantizeLinear saturates to the dtype's lowest value, what the integer
+ * MaxPool gives too. Only without Indices (the op's second output). */
+static wnn_status rewrite_qmaxpool(qdq *s, int qi, int pi, int ys, int yzp, wnn_dtype ydt,
+                                   bool *done) {
+  wnn_ir_graph *g = s->g;
+  const wnn_ir_node *p = &g->nodes[pi];
+  if (p->num_inputs != 1 || p->num_outputs != 1) return WNN_OK;
+  qparams dp;
+  const int d = live_dq(g, p->inputs[0], &dp);
+  if (d < 0 || dp.count != 1 || (dp.zp >= 0 && wnn_ir_numel(&g->values[dp.zp]) != 1) ||
+      !same_quant(g, &dp, ys, yzp, ydt))
+    return WNN_OK;
+  const int ids[3] = {qi, pi, d};
+  if (!same_guards(g, ids, 3)) return WNN_OK;
+  char name[300];
+  snprintf(name, sizeof name, "%.290s", p->name ? p->name : "");
+  bool ok = false;
+  cJSON *attrs = p->attrs ? cJSON_Duplicate(p->attrs, 1) : cJSON_CreateObject();
+  wnn_status st = replace(g, qi, "MaxPool", name, &dp.q, 1, attrs, &ok);
+  if (st || !ok) return st;
+  kill(g, pi);
+  *done = true;
+  return WNN_OK;
+}
+
 /* QuantizeLinear node qi after Concat of DequantizeLinear outputs (per
  * tensor, of the Q's dtype): Concat of the quantized values. An input
  * quantized like the output is taken as it is (Q(DQ(v)) = v: the integer
@@ -1056,9 +1086,7 @@ static wnn_status rewrite_qmove(qdq *s, int qi, bool *done) {
   const int pi = producer(g, v);
   if (!single_reader(g, v) || pi < 0) return WNN_OK;
   const wnn_ir_node *p = &g->nodes[pi];
-  /* (MaxPool is not taken: its uint8/int8 path is a plain loop, measured
-   * 6.6x slower on squeezenet1_1's than the float chain's SIMD kernels,
-   * DequantizeLinear and QuantizeLinear included; docs/quantization.md.) */
+  if (is_op(p, "MaxPool")) return rewrite_qmaxpool(s, qi, pi, ys, yzp, ydt, done);
   if (!is_op(p, "Concat") || p->num_outputs != 1 || p->num_inputs < 1) return WNN_OK;
   int ins[WNN_MAX_IO], ids[WNN_MAX_IO + 2], requant[WNN_MAX_IO];
   const int nin = p->num_inputs;

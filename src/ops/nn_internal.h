@@ -114,6 +114,7 @@ typedef struct wnn_maxpool_params {
   bool indices;
   bool col_major;
   wnn_pool3d_geom g3;
+  wnn_x8_maxpool2d_ukernel *x8; /* uint8 / int8 without Indices */
 } wnn_maxpool_params;
 
 typedef struct wnn_avgpool_params {

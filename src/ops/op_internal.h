@@ -242,6 +242,7 @@ wnn_f16_f32_vcvt_ukernel *wnn_select_f16_f32_vcvt(wnn_kernels kernels);
 wnn_f32_f16_vcvt_ukernel *wnn_select_f32_f16_vcvt(wnn_kernels kernels);
 wnn_f32_vunary_ukernel *wnn_select_f32_vunary(wnn_kernels kernels, int op);
 wnn_f32_pool2d_ukernel *wnn_select_f32_pool2d(wnn_kernels kernels, int op);
+wnn_x8_maxpool2d_ukernel *wnn_select_x8_maxpool2d(wnn_kernels kernels); /* uint8 / int8 MaxPool */
 wnn_f32_gavgpool_ukernel *wnn_select_f32_gavgpool(wnn_kernels kernels);
 
 /* GlobalAveragePool's and GlobalMaxPool's shape rules (src/ops/pool.c),

@@ -76,7 +76,8 @@ static wnn_status pool_prepare(wnn_prepare_ctx *ctx, const char *op, int kind,
   wnn_pool_params *p = ctx->params;
   const wnn_tdesc *x = &ctx->inputs[0];
   wnn_status st;
-  /* MaxPool also takes 8-bit integers, 1-D and 2-D (a direct loop). */
+  /* MaxPool also takes 8-bit integers, 1-D and 2-D (the x8 maxpool kernel, or
+   * a direct loop with Indices). */
   const bool small_int = kind == WNN_POOL_MAX && x->ndim <= 4 &&
                          (x->dtype == WNN_DTYPE_U8 || x->dtype == WNN_DTYPE_I8);
   if (!small_int && x->dtype != WNN_DTYPE_F32)
@@ -195,6 +196,9 @@ wnn_status wnn_maxpool_prepare(wnn_prepare_ctx *ctx) {
   if ((st = pool_prepare(ctx, OP, WNN_POOL_MAX, &p->g3))) return st;
   p->indices = ctx->num_outputs > 1;
   p->col_major = storage_order;
+  const wnn_dtype dt = ctx->inputs[0].dtype;
+  if (!p->indices && (dt == WNN_DTYPE_U8 || dt == WNN_DTYPE_I8))
+    p->x8 = wnn_select_x8_maxpool2d(ctx->kernels);
   if (!p->indices) return WNN_OK;
   const wnn_tdesc *y = &ctx->outputs[0];
   return wnn_set_output(ctx, OP, 1, WNN_DTYPE_I64, y->ndim, y->dims);
@@ -270,6 +274,11 @@ MAXPOOL_INT(maxpool_i8, int8_t, -128)
 wnn_status wnn_maxpool_run(const wnn_run_ctx *ctx) {
   const wnn_maxpool_params *p = ctx->params;
   const wnn_tensor *x = &ctx->inputs[0];
+  if (p->x8) {
+    const wnn_x8_maxpool2d_params kp = {p->pool.pool.win, x->dtype == WNN_DTYPE_I8};
+    p->x8(p->pool.planes, x->data, ctx->outputs[0].data, &kp);
+    return WNN_OK;
+  }
   if (x->dtype == WNN_DTYPE_U8 || x->dtype == WNN_DTYPE_I8) {
     int64_t *indices = p->indices ? ctx->outputs[1].data : NULL;
     if (x->dtype == WNN_DTYPE_U8) maxpool_u8(p, x->data, ctx->outputs[0].data, indices);

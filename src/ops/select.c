@@ -426,6 +426,15 @@ wnn_qs8_dwconv_ukernel *wnn_select_qs8_dwconv(wnn_kernels kernels) {
   return NULL;
 }
 
+wnn_x8_maxpool2d_ukernel *wnn_select_x8_maxpool2d(wnn_kernels kernels) {
+  static const struct { wnn_x8_maxpool2d_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_X8_MAXPOOL2D(name, isa) ROW(name, isa, 0, 0)
+#include "kernels/kernels.inc"
+  };
+  SELECT(t, kernels, -1, -1);
+  return NULL;
+}
+
 wnn_q4_f32_dequant_ukernel *wnn_select_q4_f32_dequant(wnn_kernels kernels) {
   static const struct { wnn_q4_f32_dequant_ukernel *fn; int isa, op, kind; } t[] = {
 #define WNN_Q4_F32_DEQUANT(name, isa) ROW(name, isa, 0, 0)
