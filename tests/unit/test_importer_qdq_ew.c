@@ -355,8 +355,8 @@ TEST(qgap_rewrites) {
 
 /* ----------------------------------------- MaxPool, Concat on bytes */
 
-/* MaxPool with the output quantized like its input (stays float: see
- * rewrite_qmove); Concat of two inputs,
+/* MaxPool with the output quantized like its input (on the bytes; uint8 and
+ * int8, with padding); Concat of two inputs,
  * one quantized like the output, one not (requantized by a QLookup), and a
  * third case with both like the output. */
 TEST(qmove_rewrites) {
@@ -374,8 +374,7 @@ TEST(qmove_rewrites) {
       tm_attr_ints(&m, mp, "pads", 4, pads);
       qdq(&m, "y", type, 7.0f / 255.0f, v == 1 ? -4 : 125);
       n_out = 1 * 3 * 5 * 6;
-      /* (Not taken: the uint8 MaxPool is slower than the float chain.) */
-      want = NULL;
+      want = "QuantizeLinear,MaxPool,DequantizeLinear";
     } else {
       q_input(&m, "z", type, v == 2 ? 5.0f / 255.0f : 7.0f / 255.0f, v == 2 ? 100 : 125);
       Onnx__NodeProto *c = tm_node(&m, "Concat", "cat", "xf,zf", "y");
@@ -387,15 +386,16 @@ TEST(qmove_rewrites) {
     }
     tm_output(&m, "y_dq");
     const size_t n[2] = {XN, XN};
-    check_model_n(&m, want, v < 2 ? 0 : 1, v < 2 ? 1 : 2, n, n_out);
+    check_model_n(&m, want, 1, v < 2 ? 1 : 2, n, n_out);
     tm_free(&m);
   }
 }
 
-/* Stays float: MaxPool with another output scale; a requantized Concat input
- * whose DequantizeLinear is read elsewhere too. */
+/* Stays float: MaxPool with another output scale, MaxPool whose input is
+ * also a graph output, MaxPool with Indices; a requantized Concat input whose
+ * DequantizeLinear is read elsewhere too. */
 TEST(qmove_stays_float) {
-  for (int v = 0; v < 2; v++) {
+  for (int v = 0; v < 4; v++) {
     tm_model m;
     tm_init(&m, 17);
     q_input(&m, "x", UINT8, 7.0f / 255.0f, 125);
@@ -405,6 +405,22 @@ TEST(qmove_stays_float) {
       tm_attr_ints(&m, mp, "kernel_shape", 2, k);
       qdq(&m, "y", UINT8, 6.0f / 255.0f, 125);
       tm_output(&m, "y_dq");
+      check_model(&m, NULL, 0, 1, XN, 3 * 4 * 6);
+    } else if (v == 1) {
+      Onnx__NodeProto *mp = tm_node(&m, "MaxPool", "mp", "xf", "y");
+      const int64_t k[2] = {2, 2};
+      tm_attr_ints(&m, mp, "kernel_shape", 2, k);
+      qdq(&m, "y", UINT8, 7.0f / 255.0f, 125);
+      tm_output(&m, "y_dq");
+      tm_output(&m, "y");
+      check_model(&m, NULL, 0, 1, XN, 3 * 4 * 6);
+    } else if (v == 2) {
+      Onnx__NodeProto *mp = tm_node(&m, "MaxPool", "mp", "xf", "y,idx");
+      const int64_t k[2] = {2, 2};
+      tm_attr_ints(&m, mp, "kernel_shape", 2, k);
+      qdq(&m, "y", UINT8, 7.0f / 255.0f, 125);
+      tm_output(&m, "y_dq");
+      tm_output(&m, "idx");
       check_model(&m, NULL, 0, 1, XN, 3 * 4 * 6);
     } else {
       q_input(&m, "z", UINT8, 5.0f / 255.0f, 100);
