@@ -28,6 +28,25 @@ static inline float wnn_window2d_max(const float *x, size_t oy, size_t ox, const
   return m;
 }
 
+/* The uint8 (s8 false) or int8 max over the taps that land on the input, as
+ * an int; the dtype's lowest value when none does. */
+static inline int wnn_window2d_max_x8(const uint8_t *x, size_t oy, size_t ox,
+                                      const wnn_window2d *w, bool s8) {
+  int m = s8 ? -128 : 0;
+  for (size_t ky = 0; ky < w->k_h; ky++) {
+    const size_t iy_pad = oy * w->stride_h + ky * w->dil_h;
+    if (iy_pad < w->pad_t || iy_pad - w->pad_t >= w->in_h) continue;
+    const uint8_t *in = x + (iy_pad - w->pad_t) * w->in_w;
+    for (size_t kx = 0; kx < w->k_w; kx++) {
+      const size_t ix_pad = ox * w->stride_w + kx * w->dil_w;
+      if (ix_pad < w->pad_l || ix_pad - w->pad_l >= w->in_w) continue;
+      const int v = s8 ? (int)(int8_t)in[ix_pad - w->pad_l] : (int)in[ix_pad - w->pad_l];
+      if (v > m) m = v;
+    }
+  }
+  return m;
+}
+
 /* Average pooling: the divisor counts the taps on the input, or with
  * count_include_pad also those on the padding, never taps past the padded edge. */
 static inline float wnn_window2d_avg(const float *x, size_t oy, size_t ox, const wnn_f32_pool2d_params *p) {

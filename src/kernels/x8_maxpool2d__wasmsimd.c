@@ -2,7 +2,7 @@
  * 2-D max pooling of uint8 or int8 planes, SIMD128: 16 output columns per
  * v128 (i8x16.max_u or max_s), over the output columns whose window lies
  * inside the input columns and every row of the window that lies inside the
- * input; the edge columns take the scalar kernel's per-tap loop. Strides 1
+ * input; the edge columns take the per-tap loop of window2d.h, as the scalar kernel. Strides 1
  * and 2 (the second as the even bytes of two overlapping loads, which never
  * read past the last byte a window uses); other strides go to the scalar
  * kernel. Exact: the bytes of wnn_x8_maxpool2d__scalar.
@@ -10,6 +10,7 @@
 #include <wasm_simd128.h>
 
 #include "kernels/kernels.h"
+#include "kernels/window2d.h"
 
 enum { MAX_KH = 64 };
 
@@ -35,24 +36,6 @@ INLINE void outputs16(const uint8_t *const *rows, size_t ox, const wnn_window2d 
   wasm_v128_store(y, m);
 }
 
-/* The outputs of one output row that the per-tap loop computes (the edges). */
-INLINE void edge(const uint8_t *xc, size_t oy, size_t ox, const wnn_window2d *w, int s8,
-                 uint8_t *y) {
-  int m = s8 ? -128 : 0;
-  for (size_t ky = 0; ky < w->k_h; ky++) {
-    const size_t iy = oy * w->stride_h + ky * w->dil_h;
-    if (iy < w->pad_t || iy - w->pad_t >= w->in_h) continue;
-    const uint8_t *row = xc + (iy - w->pad_t) * w->in_w;
-    for (size_t kx = 0; kx < w->k_w; kx++) {
-      const size_t ix = ox * w->stride_w + kx * w->dil_w;
-      if (ix < w->pad_l || ix - w->pad_l >= w->in_w) continue;
-      const int v = s8 ? (int)(int8_t)row[ix - w->pad_l] : (int)row[ix - w->pad_l];
-      if (v > m) m = v;
-    }
-  }
-  *y = (uint8_t)m;
-}
-
 INLINE void pool(size_t planes, const uint8_t *x, uint8_t *y, const wnn_window2d *w, size_t sw,
                  int s8) {
   const size_t in_plane = w->in_h * w->in_w, out_plane = w->out_h * w->out_w;
@@ -73,13 +56,13 @@ INLINE void pool(size_t planes, const uint8_t *x, uint8_t *y, const wnn_window2d
       }
       uint8_t *yr = yc + oy * w->out_w;
       size_t ox = 0;
-      for (; ox < ox_lo; ox++) edge(xc, oy, ox, w, s8, yr + ox);
+      for (; ox < ox_lo; ox++) yr[ox] = (uint8_t)wnn_window2d_max_x8(xc, oy, ox, w, s8);
       for (; ox + 16 <= ox_hi; ox += 16) outputs16(rows, ox, w, sw, s8, yr + ox);
       if (ox < ox_hi && ox_hi - ox_lo >= 16) { /* ragged end: overlap the last vector */
         outputs16(rows, ox_hi - 16, w, sw, s8, yr + ox_hi - 16);
         ox = ox_hi;
       }
-      for (; ox < w->out_w; ox++) edge(xc, oy, ox, w, s8, yr + ox);
+      for (; ox < w->out_w; ox++) yr[ox] = (uint8_t)wnn_window2d_max_x8(xc, oy, ox, w, s8);
     }
   }
 }

@@ -537,17 +537,16 @@ static wnn_status read_node(wnn_model *m, const cJSON *j, int i, int *producer) 
   int64_t code;
   if ((st = get_int(j, "op", 0, INT32_MAX, where, &code))) return st;
   n->op = wnn_op_by_code((int)code);
-  const char *left_out = n->op ? NULL : wnn_op_left_out((int)code);
-  if (left_out)
-    return fail(WNN_ERR_UNKNOWN_OP,
-                "graph: %s%s%s%s has op code %lld (%s), which this module leaves out: "
-                "dist/wnn.wasm carries the common ops, dist/wnn-full.wasm every op",
-                where, n->name ? " ('" : "", n->name ? n->name : "", n->name ? "')" : "",
-                (long long)code, left_out);
-  if (!n->op)
-    return fail(WNN_ERR_UNKNOWN_OP, "graph: %s%s%s%s has op code %lld, unknown to this library",
-                where, n->name ? " ('" : "", n->name ? n->name : "", n->name ? "')" : "",
-                (long long)code);
+  if (!n->op) {
+    const char *left_out = wnn_op_left_out((int)code);
+    return fail(WNN_ERR_UNKNOWN_OP, "graph: %s%s%s%s has op code %lld%s%s%s", where,
+                n->name ? " ('" : "", n->name ? n->name : "", n->name ? "')" : "",
+                (long long)code, left_out ? " (" : ", unknown to this library",
+                left_out ? left_out : "",
+                left_out ? "), which this module leaves out: dist/wnn.wasm carries the common "
+                           "ops, dist/wnn-full.wasm every op"
+                         : "");
+  }
   node_label(label, sizeof label, m, i);
 
   const cJSON *ins = get_array(j, "inputs", where), *outs = get_array(j, "outputs", where);
