@@ -1,10 +1,12 @@
 // Where wnn's time goes on one model: V8's sampling profiler (node:inspector)
 // over repeated inferences of js/wnn.js, self time per wasm function.
 //
-//   node bench/profile.mjs MODEL.wnn TEST_DATA_DIR --wasm FILE.wasm [--runs N] [--top N] [--json] [--load]
+//   node bench/profile.mjs MODEL.wnn TEST_DATA_DIR --wasm FILE.wasm [--runs N] [--top N] [--json] [--load] [--callers NAME]
 //
 // With --load it profiles N times load + createExecutor (after one untimed
-// load that instantiates the runtime) instead of N inferences.
+// load that instantiates the runtime) instead of N inferences. With
+// --callers NAME it also splits NAME's self time by the function that called
+// it (which op's memcpy, which op's kernel).
 //
 // FILE.wasm must carry a name section (dist/wnn.wasm has none: it is the
 // shipped module). Build one with function names, outside dist/, from the web
@@ -21,17 +23,18 @@ import { parseTensorProto } from '../js/io.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const pos = [];
-const opt = { runs: 20, top: 25, json: false, wasm: null, load: false };
+const opt = { runs: 20, top: 25, json: false, wasm: null, load: false, callers: null };
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--runs') opt.runs = Number(args[++i]);
   else if (args[i] === '--top') opt.top = Number(args[++i]);
   else if (args[i] === '--wasm') opt.wasm = args[++i];
   else if (args[i] === '--json') opt.json = true;
   else if (args[i] === '--load') opt.load = true;
+  else if (args[i] === '--callers') opt.callers = args[++i];
   else pos.push(args[i]);
 }
 if (pos.length !== 2 || !opt.wasm) {
-  console.error('usage: node bench/profile.mjs MODEL.wnn TEST_DATA_DIR --wasm FILE.wasm [--runs N] [--top N] [--json] [--load]');
+  console.error('usage: node bench/profile.mjs MODEL.wnn TEST_DATA_DIR --wasm FILE.wasm [--runs N] [--top N] [--json] [--load] [--callers NAME]');
   process.exit(2);
 }
 const [modelFile, dataDir] = pos;
@@ -82,6 +85,23 @@ if (opt.json) {
   console.log(`${path.basename(modelFile)}: ${(wall / opt.runs).toFixed(3)} ms per ${opt.load ? 'load + createExecutor' : 'run'} over ${opt.runs} runs, ${total} samples`);
   console.log('share   ms/run  function (self time)');
   for (const r of rows.slice(0, opt.top)) console.log(`${(100 * r.share).toFixed(1).padStart(5)}%  ${r.msPerRun.toFixed(3).padStart(7)}  ${r.function}`);
+}
+if (opt.callers) {
+  // NAME's samples by the name of the node's parent in the call tree.
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n);
+  const by = new Map();
+  let hits = 0;
+  for (const n of profile.nodes) {
+    if (!n.hitCount || n.callFrame.functionName.replace(/^\$/, '') !== opt.callers) continue;
+    const p = parent.get(n.id);
+    const name = (p?.callFrame.functionName || '(root)').replace(/^\$/, '');
+    by.set(name, (by.get(name) ?? 0) + n.hitCount);
+    hits += n.hitCount;
+  }
+  console.log(`${opt.callers}: ${hits} samples, by caller`);
+  for (const [name, h] of [...by].sort((a, b) => b[1] - a[1]))
+    console.log(`${(100 * h / Math.max(hits, 1)).toFixed(1).padStart(5)}%  ${((wall * h) / total / opt.runs).toFixed(3).padStart(7)}  ${name}`);
 }
 exec.dispose();
 model.dispose();
