@@ -322,6 +322,40 @@ wnn_status wnn_executor_resize_input_by_name(wnn_executor *executor, const char 
  * model's, wnn_model_arena_bytes, at creation). 0 for NULL. */
 size_t wnn_executor_arena_bytes(const wnn_executor *executor);
 
+/* ------------------------------------------------------- per-node profile */
+
+/* Per-node timing, off by default (TVM's debug executor). on != 0 turns it
+ * on: the executor's profile table (one entry per node of the model) is
+ * allocated the first time (WNN_ERR_OUT_OF_MEMORY if it cannot be) and every
+ * entry is reset to zero. While on, each wnn_executor_run adds each node's
+ * elapsed time to its entry and counts the run (it still allocates nothing;
+ * the cost is two reads of the clock per node). on == 0 stops recording and
+ * keeps the table for reading. The clock is clock_gettime(CLOCK_MONOTONIC):
+ * natively, under WASI, and in the web modules through WASI's clock_time_get
+ * (which js/wnn.js answers with performance.now()). Off, run pays one branch
+ * per node. */
+wnn_status wnn_executor_set_profiling(wnn_executor *executor, int on);
+
+typedef struct wnn_node_profile {
+  int node;              /* the node's index in the model (its run order) */
+  const char *op;        /* the ONNX op type, "Conv"; points into the library */
+  const char *name;      /* the node's name in the artifact, or "" */
+  int ndim;              /* output 0's shape at the executor's current shapes; */
+  const int64_t *shape;  /* valid until the next resize or destroy */
+  uint64_t runs;         /* runs that executed the node since profiling was turned on
+                          * (0 for nodes that never run: aliases such as Reshape, the
+                          * shape nodes of a dynamic model, untaken If branches) */
+  double total_ms;       /* its time summed over those runs */
+} wnn_node_profile;
+
+/* Entry `index` (0 <= index < wnn_model_num_nodes) of the profile table, in
+ * node order: WNN_ERR_INVALID_ARGUMENT if profiling was never turned on,
+ * WNN_ERR_OUT_OF_RANGE for a bad index. */
+wnn_status wnn_executor_profile(const wnn_executor *executor, int index, wnn_node_profile *out);
+
+/* The number of nodes of the model (the profile table's entries). */
+int wnn_model_num_nodes(const wnn_model *model);
+
 /* ------------------------------------------------------ stateless predict */
 
 /* Runs the model once, statelessly: inputs[i] is input i (as for

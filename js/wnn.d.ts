@@ -118,6 +118,24 @@ export interface TimeEvaluatorOptions {
   repeat?: number;
   /** Shortest measurement in milliseconds. Default 0. */
   minRepeatMs?: number;
+  /** Also profile node by node over `number` more runs (result.profile). Default false. */
+  profile?: boolean;
+}
+
+/** One node's share of the time (Executor.profile). */
+export interface NodeProfile {
+  /** The node's index in the model (its run order). */
+  node: number;
+  /** The ONNX op type. */
+  op: string;
+  /** The node's name in the artifact, or "". */
+  name: string;
+  /** Its output 0's shape. */
+  shape: number[];
+  /** Mean milliseconds per run. */
+  ms: number;
+  /** Its fraction of the nodes' summed time. */
+  share: number;
 }
 
 /** Milliseconds per run; results has one entry per repeat. */
@@ -128,6 +146,8 @@ export interface TimeEvaluatorResult {
   min: number;
   max: number;
   results: number[];
+  /** With {profile: true}: Executor.profile's rows. */
+  profile?: NodeProfile[];
 }
 
 export class Model {
@@ -179,6 +199,9 @@ export class Executor {
   getInput(nameOrIndex: string | number, options?: TensorOptions): Tensor;
   /** TVM's time_evaluator: one warm-up run discarded, then `repeat` measurements. */
   timeEvaluator(options?: TimeEvaluatorOptions): TimeEvaluatorResult;
+  /** Node by node: one untimed run, then `runs` (default 10) runs with per-node timing;
+   *  the nodes that ran, slowest first. */
+  profile(options?: { runs?: number }): NodeProfile[];
   /** Frees the arena. Idempotent. */
   dispose(): void;
   [Symbol.dispose](): void;

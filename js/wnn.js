@@ -324,20 +324,33 @@ async function runtimeFor(wasmOption) {
   const module = await compileFrom(wasmOption ?? defaultWasmUrl(simdSupported()));
   let p = runtimes.get(module);
   if (!p) {
-    p = WebAssembly.instantiate(module, importsFor(module)).then((instance) => new Runtime(instance));
+    const memory = {};
+    p = WebAssembly.instantiate(module, importsFor(module, memory)).then((instance) => {
+      memory.current = instance.exports.memory;
+      return new Runtime(instance);
+    });
     runtimes.set(module, p);
     p.catch(() => runtimes.delete(module));
   }
   return p;
 }
 
-// What the web modules import: Emscripten's memory-growth notice, and, should
-// a future build import WASI functions, answers that refuse them.
-function importsFor(module) {
+// What the web modules import: Emscripten's memory-growth notice, WASI's
+// clock_time_get (the per-node profile's clock: performance.now() in
+// nanoseconds), and, should a future build import other WASI functions,
+// answers that refuse them. memory.current is the instance's memory once it
+// exists.
+function importsFor(module, memory) {
   const imports = {};
   for (const { module: mod, name } of WebAssembly.Module.imports(module)) {
     let fn = () => 52; // ENOSYS
     if (mod === 'env' && name === 'emscripten_notify_memory_growth') fn = () => {};
+    if (mod === 'wasi_snapshot_preview1' && name === 'clock_time_get') {
+      fn = (id, precision, out) => {
+        new DataView(memory.current.buffer).setBigUint64(out, BigInt(Math.round(performance.now() * 1e6)), true);
+        return 0;
+      };
+    }
     if (name === 'proc_exit') fn = (code) => { throw new WnnError('WNN_ERR_UNSUPPORTED', `wasm called proc_exit(${code})`); };
     (imports[mod] ??= {})[name] = fn;
   }
@@ -929,7 +942,8 @@ export class Executor {
    * measurement lasts at least minRepeatMs. Per-run milliseconds.
    */
   timeEvaluator(options) {
-    const o = readOptions(options, 'timeEvaluator', ['number', 'repeat', 'minRepeatMs']);
+    const o = readOptions(options, 'timeEvaluator', ['number', 'repeat', 'minRepeatMs', 'profile']);
+    if (o.profile !== undefined && typeof o.profile !== 'boolean') fail('WNN_ERR_INVALID_ARGUMENT', `timeEvaluator: profile must be true or false, got ${describe(o.profile)}`);
     let number = o.number === undefined ? 1 : o.number;
     const repeat = o.repeat === undefined ? 1 : o.repeat;
     const minRepeatMs = o.minRepeatMs === undefined ? 0 : o.minRepeatMs;
@@ -965,7 +979,56 @@ export class Executor {
       }
       results.push(ms / number);
     }
-    return summarize(results);
+    const out = summarize(results);
+    // The profile over as many more runs, apart from the timed ones (the
+    // clock reads per node would count in them).
+    if (o.profile) out.profile = this.profile({ runs: number });
+    return out;
+  }
+
+  /**
+   * Where the time goes, node by node (TVM's debug executor): one untimed
+   * run, then `runs` runs (default 10) with per-node timing on. One row per
+   * node that ran, slowest first: {node, op, name, shape (of its output 0),
+   * ms (mean per run), share (of the nodes' summed time)}. Nodes that never
+   * run (Reshape and other aliases, a dynamic model's shape nodes, untaken
+   * If branches) are left out. The timing costs two clock reads per node.
+   */
+  profile(options) {
+    const o = readOptions(options, 'profile', ['runs']);
+    const runs = o.runs === undefined ? 10 : o.runs;
+    if (!Number.isInteger(runs) || runs < 1) fail('WNN_ERR_INVALID_ARGUMENT', `profile: runs must be an integer >= 1, got ${typeof runs === 'number' ? runs : describe(runs)}`);
+    const h = this.#live('profile');
+    const rt = this.#rt;
+    const x = rt.x;
+    const runOnce = () => {
+      const s = x.wnn_executor_run(h);
+      if (s !== 0) rt.check(s, 'profile', rt.cstr(x.wnn_executor_errmsg(h)));
+    };
+    runOnce();
+    const s = x.wnn_executor_set_profiling(h, 1);
+    if (s !== 0) rt.check(s, 'profile', rt.cstr(x.wnn_executor_errmsg(h)));
+    try {
+      for (let r = 0; r < runs; r++) runOnce();
+    } finally {
+      x.wnn_executor_set_profiling(h, 0);
+    }
+    const rows = [];
+    for (let i = 0; ; i++) {
+      const count = x.wnn_web_profile_field(h, i, -2);
+      if (Number.isNaN(count)) break;
+      if (count === 0) continue;
+      const ndim = x.wnn_web_profile_field(h, i, -1);
+      const shape = [];
+      for (let d = 0; d < ndim; d++) shape.push(x.wnn_web_profile_field(h, i, d));
+      rows.push({
+        node: i, op: rt.cstr(x.wnn_web_profile_text(h, i, 0)), name: rt.cstr(x.wnn_web_profile_text(h, i, 1)),
+        shape, ms: x.wnn_web_profile_field(h, i, -3) / count,
+      });
+    }
+    const total = rows.reduce((t, r) => t + r.ms, 0);
+    for (const r of rows) r.share = total > 0 ? r.ms / total : 0;
+    return rows.sort((a, b) => b.ms - a.ms || a.node - b.node);
   }
 
   /** Frees the executor's arena. Idempotent. */

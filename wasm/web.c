@@ -201,3 +201,23 @@ wnn_status wnn_web_resize(wnn_executor *executor, int count, const int *indices,
   }
   return wnn_executor_resize(executor, count, shapes);
 }
+
+/* Entry `index` of an executor's profile (wnn_executor_profile) as numbers:
+ * what -1 its output's ndim, -2 runs, -3 total milliseconds, d >= 0 its
+ * output's dim d; NaN when there is no such entry or dim. */
+double wnn_web_profile_field(const wnn_executor *executor, int index, int what) {
+  wnn_node_profile p;
+  if (wnn_executor_profile(executor, index, &p) != WNN_OK) return __builtin_nan("");
+  if (what == -1) return p.ndim;
+  if (what == -2) return (double)p.runs;
+  if (what == -3) return p.total_ms;
+  return what >= 0 && what < p.ndim ? (double)p.shape[what] : __builtin_nan("");
+}
+
+/* Its op type (which 0) or node name (which 1); NULL when there is no such
+ * entry. */
+const char *wnn_web_profile_text(const wnn_executor *executor, int index, int which) {
+  wnn_node_profile p;
+  if (wnn_executor_profile(executor, index, &p) != WNN_OK) return NULL;
+  return which == 0 ? p.op : p.name;
+}

@@ -57,8 +57,11 @@ static const char usage_text[] =
     "      input name or index; writes DIR/output_<i>.npy (DIR defaults to .) and\n"
     "      prints one JSON line per output\n"
     "  bench MODEL.wnn [--number N] [--repeat R] [--min-repeat-ms M] [--input NAME=FILE]...\n"
+    "        [--profile]\n"
     "      times runs like TVM's time_evaluator (defaults: N=10, R=1, M=0; one\n"
-    "      warm-up run; inputs not given are zeros) and prints JSON\n"
+    "      warm-up run; inputs not given are zeros) and prints JSON; --profile\n"
+    "      then times each node over as many more runs: a \"profile\" list in the\n"
+    "      JSON, and a table by node and by op type after it\n"
     "  help | --help       this text\n"
     "  --version           the library and artifact format versions\n"
     "\n"
@@ -131,13 +134,13 @@ typedef struct cli_args {
   const char *input_specs[MAX_INPUT_SPECS];
   int num_inputs;
   const char *output_dir;
-  int json;
+  int json, profile;
   long number, repeat;
   double min_repeat_ms;
 } cli_args;
 
 enum { OPT_JSON = 1, OPT_INPUT = 2, OPT_OUTPUT_DIR = 4, OPT_NUMBER = 8, OPT_REPEAT = 16,
-       OPT_MIN_REPEAT_MS = 32 };
+       OPT_MIN_REPEAT_MS = 32, OPT_PROFILE = 64 };
 
 static int parse_long(const char *opt, const char *text, long min, long *out) {
   char *end;
@@ -182,7 +185,8 @@ static int parse_args(const char *command, int argc, char **argv, int first, uns
       int takes_value;
     } opts[] = {{"--json", OPT_JSON, 0},          {"--input", OPT_INPUT, 1},
                 {"--output-dir", OPT_OUTPUT_DIR, 1}, {"--number", OPT_NUMBER, 1},
-                {"--repeat", OPT_REPEAT, 1},      {"--min-repeat-ms", OPT_MIN_REPEAT_MS, 1}};
+                {"--repeat", OPT_REPEAT, 1},      {"--min-repeat-ms", OPT_MIN_REPEAT_MS, 1},
+                {"--profile", OPT_PROFILE, 0}};
     size_t k, n = 0;
     const char *eq = strchr(arg, '=');
     size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
@@ -206,6 +210,7 @@ static int parse_args(const char *command, int argc, char **argv, int first, uns
     int rc = 0;
     switch (opts[k].flag) {
       case OPT_JSON: a->json = 1; break;
+      case OPT_PROFILE: a->profile = 1; break;
       case OPT_INPUT:
         if (a->num_inputs == MAX_INPUT_SPECS)
           return usage_error("%s: more than %d --input options", command, MAX_INPUT_SPECS);
@@ -608,10 +613,99 @@ static int cmd_run(int argc, char **argv) {
 
 static wnn_status bench_once(void *exec) { return wnn_executor_run((wnn_executor *)exec); }
 
+/* bench --profile: `runs` more runs with per-node timing, after the timed
+ * ones. rows[i] is node i's entry; order[] the nodes that ran, slowest
+ * first. */
+typedef struct profile_row {
+  wnn_node_profile p;
+  double ms; /* per run */
+} profile_row;
+
+static int cmp_rows(const void *x, const void *y) {
+  const profile_row *a = *(profile_row *const *)x, *b = *(profile_row *const *)y;
+  if (a->ms != b->ms) return a->ms < b->ms ? 1 : -1;
+  return a->p.node - b->p.node;
+}
+
+static int bench_profile(const char *file, const wnn_model *model, wnn_executor *exec, long runs) {
+  const int n = wnn_model_num_nodes(model);
+  profile_row *rows = (profile_row *)calloc((size_t)n + 1, sizeof *rows);
+  profile_row **order = (profile_row **)calloc((size_t)n + 1, sizeof *order);
+  int rc = 0, count = 0;
+  if (!rows || !order) rc = fail("out of memory for the profile of %d nodes", n);
+  if (!rc && wnn_executor_set_profiling(exec, 1) != WNN_OK)
+    rc = fail("%s: %s", file, wnn_executor_errmsg(exec));
+  for (long r = 0; !rc && r < runs; r++)
+    if (wnn_executor_run(exec) != WNN_OK) rc = fail("%s: run failed: %s", file, wnn_executor_errmsg(exec));
+  if (!rc) wnn_executor_set_profiling(exec, 0);
+  double total = 0;
+  for (int i = 0; !rc && i < n; i++) {
+    if (wnn_executor_profile(exec, i, &rows[i].p) != WNN_OK) {
+      rc = fail("%s: %s", file, wnn_last_error());
+      break;
+    }
+    if (!rows[i].p.runs) continue;
+    rows[i].ms = rows[i].p.total_ms / (double)rows[i].p.runs;
+    total += rows[i].ms;
+    order[count++] = &rows[i];
+  }
+  if (!rc) {
+    qsort(order, (size_t)count, sizeof *order, cmp_rows);
+    fputs(",\"profile\":[", stdout);
+    for (int k = 0; k < count; k++) {
+      const profile_row *r = order[k];
+      printf("%s{\"node\":%d,\"op\":", k ? "," : "", r->p.node);
+      json_string(stdout, r->p.op);
+      fputs(",\"name\":", stdout);
+      json_string(stdout, r->p.name);
+      fputs(",\"shape\":", stdout);
+      json_shape(stdout, r->p.ndim, r->p.shape);
+      fputs(",\"ms\":", stdout);
+      json_number(stdout, r->ms);
+      fputs(",\"share\":", stdout);
+      json_number(stdout, total > 0 ? r->ms / total : 0);
+      fputc('}', stdout);
+    }
+    printf("],\"profile_runs\":%ld}\n", runs);
+    /* The same, for people: node by node, then summed by op type. */
+    printf("\n%10s %6s %5s  %-22s %s\n", "ms/run", "share", "node", "op", "name [output shape]");
+    for (int k = 0; k < count; k++) {
+      const profile_row *r = order[k];
+      printf("%10.4f %5.1f%% %5d  %-22s %s [", r->ms, total > 0 ? 100 * r->ms / total : 0.0,
+             r->p.node, r->p.op, r->p.name);
+      for (int d = 0; d < r->p.ndim; d++) printf("%s%lld", d ? "x" : "", (long long)r->p.shape[d]);
+      fputs("]\n", stdout);
+    }
+    printf("\n%10s %6s %5s  %s\n", "ms/run", "share", "nodes", "op");
+    /* Summed by op type into the first row of each type (rows are reused:
+     * their ms becomes the sum, p.node the count), then sorted again. */
+    int kinds = 0;
+    for (int k = 0; k < count; k++) {
+      int j = 0;
+      while (j < kinds && strcmp(order[j]->p.op, order[k]->p.op) != 0) j++;
+      if (j == kinds) {
+        order[kinds] = order[k];
+        order[kinds]->p.node = 1;
+        kinds++;
+      } else {
+        order[j]->ms += order[k]->ms, order[j]->p.node++;
+      }
+    }
+    qsort(order, (size_t)kinds, sizeof *order, cmp_rows);
+    for (int k = 0; k < kinds; k++)
+      printf("%10.4f %5.1f%% %5d  %s\n", order[k]->ms, total > 0 ? 100 * order[k]->ms / total : 0.0,
+             order[k]->p.node, order[k]->p.op);
+    printf("%10.4f %5.1f%% %5d  (all nodes)\n", total, total > 0 ? 100.0 : 0.0, count);
+  }
+  free(rows);
+  free(order);
+  return rc;
+}
+
 static int cmd_bench(int argc, char **argv) {
   cli_args a;
   int rc = parse_args("bench", argc, argv, 2,
-                      OPT_INPUT | OPT_NUMBER | OPT_REPEAT | OPT_MIN_REPEAT_MS, &a);
+                      OPT_INPUT | OPT_NUMBER | OPT_REPEAT | OPT_MIN_REPEAT_MS | OPT_PROFILE, &a);
   if (rc) return rc;
   wnn_model *model;
   if ((rc = load_model(a.model, &model))) return rc;
@@ -647,7 +741,9 @@ static int cmd_bench(int argc, char **argv) {
       if (r) fputc(',', stdout);
       json_number(stdout, results[r]);
     }
-    printf("],\"number\":%d,\"repeat\":%ld}\n", number, a.repeat);
+    printf("],\"number\":%d,\"repeat\":%ld", number, a.repeat);
+    if (a.profile) rc = bench_profile(a.model, model, exec, (long)number * a.repeat);
+    else fputs("}\n", stdout);
   }
   free(results);
   wnn_executor_destroy(exec);

@@ -4,7 +4,9 @@
  * model; it allocates nothing. A dynamic model's executor may be resized
  * (docs/dynamic-shapes.md): it then owns its shapes, params, offsets and
  * scratch (a runtime/replan.h plan) while the model stays as it was. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c11 */
 #include <string.h>
+#include <time.h>
 
 #include "base/status.h"
 #include "ops/op.h"
@@ -34,6 +36,10 @@ struct wnn_executor {
   int64_t *key;        /* every input's dims, as a plan's key */
   int64_t *dim_size;   /* per named dim, while checking a resize */
   int *dim_from;       /* the input that gave it */
+  /* Per-node profile (wnn_executor_set_profiling): per node, runs and
+   * nanoseconds; NULL until profiling is first turned on. */
+  int profiling;
+  uint64_t *prof_runs, *prof_ns;
   char msg[MSG_CAP];
 };
 
@@ -140,6 +146,8 @@ void wnn_executor_destroy(wnn_executor *ex) {
   wnn_free(a, ex->key, (ex->key_len + 1) * sizeof *ex->key, 8);
   wnn_free(a, ex->dim_size, ((size_t)m->num_dims + 1) * sizeof *ex->dim_size, 8);
   wnn_free(a, ex->dim_from, ((size_t)m->num_dims + 1) * sizeof *ex->dim_from, sizeof(int));
+  wnn_free(a, ex->prof_runs, ((size_t)m->num_nodes + 1) * sizeof *ex->prof_runs, 8);
+  wnn_free(a, ex->prof_ns, ((size_t)m->num_nodes + 1) * sizeof *ex->prof_ns, 8);
   wnn_free(a, ex, sizeof *ex, 16);
 }
 
@@ -330,6 +338,60 @@ static wnn_status check_guarded(wnn_executor *ex, int i, int *skip) {
   return WNN_OK;
 }
 
+/* ------------------------------------------------------------ the profile */
+
+static uint64_t now_ns(void) {
+  struct timespec t;
+  if (clock_gettime(CLOCK_MONOTONIC, &t) != 0) return 0;
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+wnn_status wnn_executor_set_profiling(wnn_executor *ex, int on) {
+  if (!ex) return fail(NULL, WNN_ERR_INVALID_ARGUMENT, "wnn_executor_set_profiling: executor is NULL");
+  if (!on) {
+    ex->profiling = 0;
+    return WNN_OK;
+  }
+  const wnn_model *m = ex->model;
+  const size_t n = (size_t)m->num_nodes + 1;
+  if (!ex->prof_runs) {
+    uint64_t *runs = wnn_calloc(&m->allocator, n, sizeof *runs, 8);
+    uint64_t *ns = runs ? wnn_calloc(&m->allocator, n, sizeof *ns, 8) : NULL;
+    if (!ns) {
+      wnn_free(&m->allocator, runs, n * sizeof *runs, 8);
+      return fail(ex, WNN_ERR_OUT_OF_MEMORY, "out of memory for the profile of %d nodes",
+                  m->num_nodes);
+    }
+    ex->prof_runs = runs, ex->prof_ns = ns;
+  }
+  memset(ex->prof_runs, 0, n * sizeof *ex->prof_runs);
+  memset(ex->prof_ns, 0, n * sizeof *ex->prof_ns);
+  ex->profiling = 1;
+  return WNN_OK;
+}
+
+wnn_status wnn_executor_profile(const wnn_executor *ex, int index, wnn_node_profile *out) {
+  if (!ex || !out) return fail(NULL, WNN_ERR_INVALID_ARGUMENT, "wnn_executor_profile: NULL argument");
+  const wnn_model *m = ex->model;
+  if (!ex->prof_runs)
+    return fail(NULL, WNN_ERR_INVALID_ARGUMENT,
+                "wnn_executor_profile: profiling was never turned on for this executor "
+                "(wnn_executor_set_profiling)");
+  if (index < 0 || index >= m->num_nodes)
+    return fail(NULL, WNN_ERR_OUT_OF_RANGE, "wnn_executor_profile: node %d out of range (%d nodes)",
+                index, m->num_nodes);
+  const wnn_node *n = &m->nodes[index];
+  const int v = n->num_outputs > 0 ? n->outputs[0] : -1;
+  *out = (wnn_node_profile){index,
+                            n->op->name,
+                            n->name ? n->name : "",
+                            v >= 0 ? vndim(ex, v) : 0,
+                            v >= 0 ? vdims(ex, v) : NULL,
+                            ex->prof_runs[index],
+                            (double)ex->prof_ns[index] / 1e6};
+  return WNN_OK;
+}
+
 wnn_status wnn_executor_run(wnn_executor *ex) {
   if (!ex) return fail(NULL, WNN_ERR_INVALID_ARGUMENT, "wnn_executor_run: executor is NULL");
   const wnn_model *m = ex->model;
@@ -365,7 +427,9 @@ wnn_status wnn_executor_run(wnn_executor *ex) {
     size_t scratch = plan ? plan->nodes[i].scratch_offset : n->scratch_offset;
     wnn_run_ctx ctx = {params, n->num_inputs, in,  n->num_outputs,
                        out,    ex->arena + scratch, msg, sizeof msg};
+    const uint64_t t0 = ex->profiling ? now_ns() : 0;
     wnn_status st = n->run(&ctx);
+    if (ex->profiling) ex->prof_ns[i] += now_ns() - t0, ex->prof_runs[i]++;
     if (st)
       return fail(ex, st, "node %d (%s%s%s%s): %s", i, n->op->name, n->name ? " '" : "",
                   n->name ? n->name : "", n->name ? "'" : "", msg);

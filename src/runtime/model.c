@@ -1043,6 +1043,7 @@ void wnn_model_free(wnn_model *m) {
 int wnn_model_num_inputs(const wnn_model *m) { return m ? m->num_inputs : 0; }
 int wnn_model_num_outputs(const wnn_model *m) { return m ? m->num_outputs : 0; }
 int wnn_model_num_params(const wnn_model *m) { return m ? m->num_params : 0; }
+int wnn_model_num_nodes(const wnn_model *m) { return m ? m->num_nodes : 0; }
 /* A bounded dynamic model's executors are sized for the maxima. */
 size_t wnn_model_arena_bytes(const wnn_model *m) {
   if (!m) return 0;

@@ -397,6 +397,40 @@ test('timeEvaluator: TVM-shaped results and argument checks', { skip: !haveFixtu
   m.dispose();
 });
 
+test('profile: each node that ran, slowest first, with op, name, shape; outputs unchanged', { skip: !haveFixtures && NO_FIXTURES }, async () => {
+  const m = await wnn.load(fixture('mnist_like'));
+  const ex = m.createExecutor();
+  const x = new Float32Array(784).map((_, i) => Math.sin(i));
+  ex.setInput(0, x).run();
+  const want = ex.getOutput(0).data;
+  const rows = ex.profile({ runs: 3 });
+  assert.ok(rows.length >= 4, `${rows.length} nodes`);
+  for (const r of rows) {
+    assert.deepEqual(Object.keys(r), ['node', 'op', 'name', 'shape', 'ms', 'share']);
+    assert.ok(Number.isInteger(r.node) && typeof r.op === 'string' && typeof r.name === 'string');
+    assert.ok(r.ms >= 0 && r.share >= 0 && r.share <= 1);
+  }
+  for (let i = 1; i < rows.length; i++) assert.ok(rows[i - 1].ms >= rows[i].ms);
+  assert.ok(Math.abs(rows.reduce((t, r) => t + r.share, 0) - 1) < 1e-9);
+  assert.ok(rows.reduce((t, r) => t + r.ms, 0) > 0, 'the clock advanced');
+  const ops = rows.map((r) => r.op);
+  assert.ok(ops.includes('Conv') && ops.includes('MatMul'), ops.join());
+  assert.ok(!ops.includes('Reshape'), 'an alias never runs');
+  const last = rows.find((r) => r.op === 'Add' && r.shape.join() === '1,10');
+  assert.ok(last, 'the output Add with its shape [1, 10]');
+  assert.deepEqual(ex.getOutput(0).data, want); // profiling runs compute the same
+  const t = ex.timeEvaluator({ number: 2, repeat: 2, profile: true });
+  assert.deepEqual(Object.keys(t), ['mean', 'median', 'std', 'min', 'max', 'results', 'profile']);
+  assert.deepEqual(t.profile.map((r) => r.node).sort(), rows.map((r) => r.node).sort());
+  assert.ok(!('profile' in ex.timeEvaluator({ profile: false })));
+  await rejects(() => ex.profile({ runs: 0 }), 'WNN_ERR_INVALID_ARGUMENT', /profile: runs must be an integer >= 1, got 0/);
+  await rejects(() => ex.profile({ runs: '2' }), 'WNN_ERR_INVALID_ARGUMENT', /runs must be an integer >= 1, got string/);
+  await rejects(() => ex.timeEvaluator({ profile: 1 }), 'WNN_ERR_INVALID_ARGUMENT', /profile must be true or false/);
+  ex.dispose();
+  await rejects(() => ex.profile(), 'WNN_ERR_DISPOSED', /^profile: the executor was disposed$/);
+  m.dispose();
+});
+
 test('dispose: disposed objects throw WNN_ERR_DISPOSED; dispose is idempotent', { skip: !haveFixtures && NO_FIXTURES }, async () => {
   const m = await wnn.load(fixture('mnist_like'));
   const ex = m.createExecutor();

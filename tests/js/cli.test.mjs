@@ -317,6 +317,33 @@ for (const target of Object.keys(targets)) {
     assert.ok(b.mean_ms * b.number >= 20 * 0.99, `a repeat lasts >= 20 ms: ${b.mean_ms} ms x ${b.number}`);
   });
 
+  test(`${target}: bench --profile adds each node's time, slowest first, and a table`, (t) => {
+    if (!ready(t, target)) return;
+    const r = runOk(target, ['bench', fx('mnist_like.wnn'), '--number', '3', '--repeat', '2', '--profile']);
+    const [first, ...rest] = r.stdout.split('\n');
+    const b = JSON.parse(first);
+    assert.equal(b.number, 3);
+    assert.equal(b.profile_runs, 6);
+    assert.ok(b.profile.length >= 4, `${b.profile.length} nodes ran`);
+    const ops = new Set(b.profile.map((p) => p.op));
+    for (const op of ['Conv', 'MaxPool', 'MatMul']) assert.ok(ops.has(op), `${op} in ${[...ops]}`);
+    assert.ok(!ops.has('Reshape'), 'an alias never runs, so it has no row');
+    for (let i = 1; i < b.profile.length; i++) assert.ok(b.profile[i - 1].ms >= b.profile[i].ms, 'sorted by time');
+    for (const p of b.profile) {
+      assert.deepEqual(Object.keys(p), ['node', 'op', 'name', 'shape', 'ms', 'share']);
+      assert.ok(p.ms >= 0 && p.share >= 0 && p.share <= 1);
+      assert.ok(Array.isArray(p.shape) && p.shape.every((d) => Number.isInteger(d)));
+    }
+    const share = b.profile.reduce((s, p) => s + p.share, 0);
+    assert.ok(Math.abs(share - 1) < 1e-6, `shares sum to ${share}`);
+    const conv = b.profile.find((p) => p.op === 'Conv');
+    assert.equal(conv.shape.length, 4);
+    const table = rest.join('\n');
+    assert.match(table, /ms\/run +share +node +op +name \[output shape\]/);
+    assert.match(table, new RegExp(`\\s${conv.node}\\s+Conv\\s.*\\[${conv.shape.join('x')}\\]`));
+    assert.match(table, /\(all nodes\)/);
+  });
+
   // ------------------------------------------------------- version, help
   test(`${target}: --version and help`, (t) => {
     if (!ready(t, target)) return;

@@ -313,6 +313,80 @@ TEST(run_allocates_nothing) {
   free(data);
 }
 
+/* Per-node timing: off by default, the table allocated when it is first
+ * turned on (an allocation failure there is reported and leaves profiling
+ * off), nothing allocated while runs are timed, one entry per node with its
+ * op, name and output shape, aliases never run, reset by turning it on
+ * again, frozen while off. */
+TEST(per_node_profile) {
+  counter c = {0, 0, -1};
+  wnn_allocator a = {count_alloc, count_free, &c};
+  size_t size;
+  void *data = build_net(NULL, &size);
+  if (!data) return;
+  wnn_load_options opt = {WNN_LOAD_BORROW, WNN_KERNELS_AUTO, &a};
+  wnn_model *m = NULL;
+  CHECK_OK(wnn_model_load(data, size, &opt, &m));
+  wnn_executor *ex = NULL;
+  CHECK_OK(wnn_executor_create(m, &ex));
+  static const char *const OPS[] = {"Conv", "Relu", "MaxPool", "Reshape", "MatMul", "Add", "Softmax"};
+  const int n = wnn_model_num_nodes(m);
+  CHECK(n == 7);
+  wnn_node_profile p;
+  CHECK_STATUS(wnn_executor_profile(ex, 0, &p), WNN_ERR_INVALID_ARGUMENT);
+  CHECK(strstr(wnn_last_error(), "wnn_executor_set_profiling") != NULL);
+  DLTensor t = dl_tensor(input, WNN_DTYPE_F32, 4, input_shape);
+  CHECK_OK(wnn_executor_set_input(ex, 0, &t));
+  c.fail_at = c.calls; /* the table's first allocation fails */
+  CHECK_STATUS(wnn_executor_set_profiling(ex, 1), WNN_ERR_OUT_OF_MEMORY);
+  c.fail_at = c.calls + 1; /* its second */
+  CHECK_STATUS(wnn_executor_set_profiling(ex, 1), WNN_ERR_OUT_OF_MEMORY);
+  c.fail_at = -1;
+  CHECK_STATUS(wnn_executor_profile(ex, 0, &p), WNN_ERR_INVALID_ARGUMENT);
+  CHECK_OK(wnn_executor_run(ex)); /* not recorded: profiling is off */
+  CHECK_OK(wnn_executor_set_profiling(ex, 1));
+  const long before = c.calls;
+  for (int r = 0; r < 3; r++) CHECK_OK(wnn_executor_run(ex));
+  CHECK(c.calls == before);
+  double total = 0;
+  for (int i = 0; i < n && i < 7; i++) {
+    CHECK_OK(wnn_executor_profile(ex, i, &p));
+    CHECK(p.node == i && strcmp(p.op, OPS[i]) == 0);
+    CHECK(p.runs == (i == 3 ? 0u : 3u)); /* Reshape is an alias: it never runs */
+    CHECK(p.total_ms >= 0 && (i != 3 || p.total_ms == 0));
+    total += p.total_ms;
+  }
+  CHECK(total > 0);
+  CHECK_OK(wnn_executor_profile(ex, 0, &p));
+  CHECK(strcmp(p.name, "conv") == 0 && p.ndim == 4 && p.shape[1] == 4 && p.shape[3] == 6);
+  CHECK_OK(wnn_executor_profile(ex, 2, &p));
+  CHECK(strcmp(p.name, "pool") == 0 && p.ndim == 4 && p.shape[2] == 3 && p.shape[3] == 3);
+  CHECK_OK(wnn_executor_profile(ex, 1, &p));
+  CHECK(strcmp(p.name, "") == 0);
+  CHECK_STATUS(wnn_executor_profile(ex, n, &p), WNN_ERR_OUT_OF_RANGE);
+  CHECK_STATUS(wnn_executor_profile(ex, -1, &p), WNN_ERR_OUT_OF_RANGE);
+  CHECK_STATUS(wnn_executor_profile(NULL, 0, &p), WNN_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(wnn_executor_set_profiling(NULL, 1), WNN_ERR_INVALID_ARGUMENT);
+  /* off: the table stays readable and frozen */
+  CHECK_OK(wnn_executor_set_profiling(ex, 0));
+  CHECK_OK(wnn_executor_run(ex));
+  CHECK_OK(wnn_executor_profile(ex, 0, &p));
+  CHECK(p.runs == 3);
+  /* on again: reset, without allocating */
+  const long calls = c.calls;
+  CHECK_OK(wnn_executor_set_profiling(ex, 1));
+  CHECK(c.calls == calls);
+  CHECK_OK(wnn_executor_profile(ex, 0, &p));
+  CHECK(p.runs == 0 && p.total_ms == 0);
+  CHECK_OK(wnn_executor_run(ex));
+  CHECK_OK(wnn_executor_profile(ex, 4, &p));
+  CHECK(p.runs == 1);
+  wnn_executor_destroy(ex);
+  wnn_model_free(m);
+  CHECK(c.live == 0);
+  free(data);
+}
+
 TEST(allocation_failures_everywhere) {
   /* Fail the k-th allocation for every k: load and executor creation must
    * report WNN_ERR_OUT_OF_MEMORY and free everything they took. */
@@ -470,6 +544,7 @@ int main(void) {
   RUN(bad_set_input_changes_nothing);
   RUN(zero_copy_input);
   RUN(run_allocates_nothing);
+  RUN(per_node_profile);
   RUN(allocation_failures_everywhere);
   RUN(builder_allocation_failures);
   RUN(borrowed_misaligned_buffer);
