@@ -35,6 +35,7 @@
 #include "base/shape.h"
 #include "importer/passes.h"
 #include "ops/op_internal.h"
+#include "ops/quant_internal.h"
 
 typedef struct qdq {
   wnn_ir_graph *g;
@@ -270,9 +271,33 @@ static wnn_status int8_weights(qdq *s, int w, int zp, int axis, int *out) {
   return WNN_OK;
 }
 
+/* The column blocks a packed B of kp K-pairs and n columns is stored in
+ * (b_block): the runtime's pb driver block, or 0 (one block) when that
+ * covers every column. */
+static size_t pb_block(int64_t kp, int64_t n) {
+  const size_t block = wnn_qs8_gemm_pb_block((size_t)(2 * kp));
+  return block >= (size_t)n ? 0 : block;
+}
+
+/* attrs (taken over, or a new object when NULL) with b_packed = 1 and, when
+ * the packed constant is stored in column blocks, b_block; NULL when out of
+ * memory. */
+static cJSON *packed_attrs(const wnn_ir_graph *g, int packed, cJSON *attrs) {
+  const size_t block = pb_block(g->values[packed].dims[0], g->values[packed].dims[1]);
+  if (!attrs) attrs = cJSON_CreateObject();
+  if (attrs && (!cJSON_AddNumberToObject(attrs, "b_packed", 1) ||
+                (block && !cJSON_AddNumberToObject(attrs, "b_block", (double)block)))) {
+    cJSON_Delete(attrs);
+    attrs = NULL;
+  }
+  return attrs;
+}
+
 /* The logical [K, N] matrix of constant q8 value b (2-D; [N, K] when trans)
- * packed in K-pairs: packed[j][n][t] = B[2j + t][n], 0 past K. A new constant
- * (one per source and orientation), of b's dtype, shape [ceil(K/2), N, 2]. */
+ * packed in K-pairs: packed[j][n][t] = B[2j + t][n], 0 past K, stored in the
+ * column blocks of pb_block (each [ceil(K/2)][its columns][2], so that the
+ * GEMM reads each block contiguously). A new constant (one per source and
+ * orientation), of b's dtype, shape [ceil(K/2), N, 2]. */
 static wnn_status pack_b(qdq *s, int b, bool trans, int *out) {
   wnn_ir_graph *g = s->g;
   if ((*out = made_find(s, trans ? 2 : 1, b, -1)) >= 0) return WNN_OK;
@@ -288,9 +313,11 @@ static wnn_status pack_b(qdq *s, int b, bool trans, int *out) {
   if (st) return st;
   const unsigned char *src = g->values[b].data;
   unsigned char *dst = g->values[id].data; /* zeros */
+  const size_t block = pb_block(dims[0], n);
   for (int64_t r = 0; r < k; r++)
     for (int64_t c = 0; c < n; c++)
-      dst[((r / 2) * n + c) * 2 + (r & 1)] = src[trans ? c * k + r : r * n + c];
+      dst[wnn_qpacked_index((size_t)n, (size_t)k, block, (size_t)r, (size_t)c)] =
+          src[trans ? c * k + r : r * n + c];
   *out = id;
   return made_add(s, trans ? 2 : 1, b, -1, id);
 }
@@ -542,7 +569,7 @@ static wnn_status rewrite_matmul(qdq *s, int qi, bool *done) {
   char name[300];
   snprintf(name, sizeof name, "%.290s", mm->name);
   bool ok;
-  if ((st = replace(g, qi, "QLinearMatMul", name, ins, 8, cJSON_Parse("{\"b_packed\":1}"), &ok)))
+  if ((st = replace(g, qi, "QLinearMatMul", name, ins, 8, packed_attrs(g, packed, NULL), &ok)))
     return st;
   if (!ok) {
     if ((yzp < 0 && (st = note_freeable(s, yz))) || (st = note_freeable(s, b8))) return st;
@@ -653,7 +680,7 @@ static wnn_status rewrite_dynamic(qdq *s, int m2, bool *done) {
   snprintf(name, sizeof name, "%.290s", g->nodes[mi].name);
   bool ok;
   if ((st = replace(g, last, "DynamicQuantizeMatMul", name, ins, bias >= 0 ? 5 : wzp >= 0 ? 4 : 3,
-                    cJSON_Parse("{\"b_packed\":1}"), &ok)))
+                    packed_attrs(g, packed, NULL), &ok)))
     return st;
   if (!ok) {
     if ((st = note_freeable(s, w8))) return st;
@@ -704,11 +731,8 @@ static wnn_status pack_existing(qdq *s, int id, bool *done) {
   memcpy(ins, n->inputs, sizeof ins);
   ins[slot] = packed;
   if (b8 >= 0 && zslot < n->num_inputs) ins[zslot] = -1;
-  cJSON *attrs = cJSON_Duplicate(n->attrs, 1);
-  if (attrs && !cJSON_AddNumberToObject(attrs, "b_packed", 1)) {
-    cJSON_Delete(attrs);
-    attrs = NULL;
-  }
+  cJSON *attrs = n->attrs ? cJSON_Duplicate(n->attrs, 1) : NULL;
+  attrs = n->attrs && !attrs ? NULL : packed_attrs(g, packed, attrs);
   char op[64], name[300];
   snprintf(op, sizeof op, "%s", n->op_type);
   snprintf(name, sizeof name, "%.290s", n->name);

@@ -65,6 +65,11 @@ void wnn_qs8_gemm(const wnn_qs8_gemm_config *g, size_t m, size_t n, size_t k, co
 void wnn_qs8_gemm_pb(const wnn_qs8_gemm_config *g, size_t m, size_t n, size_t k, const int16_t *a,
                      size_t a_rs, const int8_t *b, size_t b_rs, const int32_t *init, int32_t *c,
                      size_t c_rs);
+/* The columns of B per block the pb driver walks for this k (a multiple of
+ * 16): the importer stores packed weights in blocks of this width
+ * (QLinearMatMul's and DynamicQuantizeMatMul's b_block), so each block the
+ * kernels read is contiguous. */
+size_t wnn_qs8_gemm_pb_block(size_t k);
 
 /* The exact integer Winograd F(2x2, 3x3) kernels of QLinearConv and
  * ConvInteger (kernels.h, "int8 Winograd"), chosen once at prepare. */

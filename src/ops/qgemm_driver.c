@@ -40,6 +40,8 @@ void wnn_qs8_gemm(const wnn_qs8_gemm_config *g, size_t m, size_t n, size_t k, co
   }
 }
 
+size_t wnn_qs8_gemm_pb_block(size_t k) { return column_block(k, 2); }
+
 void wnn_qs8_gemm_pb(const wnn_qs8_gemm_config *g, size_t m, size_t n, size_t k, const int16_t *a,
                      size_t a_rs, const int8_t *b, size_t b_rs, const int32_t *init, int32_t *c,
                      size_t c_rs) {

@@ -212,6 +212,22 @@ static void qmatmul_fast_prepare(wnn_prepare_ctx *ctx, wnn_qmatmul_params *p, qm
   }
 }
 
+/* The GEMM of m rows of packed A by B, whole or in the artifact's column
+ * blocks (each block contiguous: the kernel reads it at a row stride of its
+ * own width), into c (m x n). */
+static void qmatmul_gemm(const wnn_qmatmul_params *p, size_t m, const int16_t *apk,
+                         const int8_t *bpk, int32_t *c) {
+  const size_t n = p->n, k = p->k, kp = (k + 1) / 2;
+  if (!p->b_block || p->b_block >= n) {
+    wnn_qs8_gemm_pb(&p->gemm, m, n, k, apk, 2 * kp, bpk, 2 * n, NULL, c, n);
+    return;
+  }
+  for (size_t j0 = 0; j0 < n; j0 += p->b_block) {
+    const size_t nc = n - j0 < p->b_block ? n - j0 : p->b_block;
+    wnn_qs8_gemm_pb(&p->gemm, m, nc, k, apk, 2 * kp, bpk + j0 * 2 * kp, 2 * nc, NULL, c + j0, n);
+  }
+}
+
 static wnn_status qmatmul_fast_run(const wnn_run_ctx *ctx) {
   const wnn_qmatmul_params *p = ctx->params;
   const wnn_qs8_gemm_config *g = &p->gemm;
@@ -257,9 +273,9 @@ static wnn_status qmatmul_fast_run(const wnn_run_ctx *ctx) {
       g->s8_packk(k, n, (const int8_t *)b + bo, n, bpk, 2 * n), packed_bo = bo;
     const size_t yo = t * m * n;
     if (!p->qlinear && !p->dynamic) {
-      wnn_qs8_gemm_pb(g, m, n, k, apk, 2 * kp, bpk, 2 * n, NULL, (int32_t *)y + yo, n);
+      qmatmul_gemm(p, m, apk, bpk, (int32_t *)y + yo);
     } else {
-      wnn_qs8_gemm_pb(g, m, n, k, apk, 2 * kp, bpk, 2 * n, NULL, acc, n);
+      qmatmul_gemm(p, m, apk, bpk, acc);
       if (p->qlinear) g->requant(m, n, acc, n, mult, (uint8_t *)y + yo, n, &rq);
       else g->dequant(m, n, acc, n, mult, bias, (float *)y + yo, n);
     }
@@ -291,6 +307,13 @@ static wnn_status qmatmul_prepare(wnn_prepare_ctx *ctx, const char *op, qmm_kind
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: b_packed = %lld, expected 0 or 1", op,
                        (long long)packed);
   p->b_packed = packed == 1;
+  int64_t block = 0;
+  if (kind != QMM_INTEGER && (st = wnn_attr_int(ctx, "b_block", 0, &block))) return st;
+  if (block < 0 || (block > 0 && !p->b_packed))
+    return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE,
+                       "%s: b_block = %lld; it must be >= 0, and set only with b_packed = 1", op,
+                       (long long)block);
+  p->b_block = (size_t)block;
   for (int s = WNN_Q_A; s <= WNN_Q_B; s++) {
     const wnn_tdesc *t = &ctx->inputs[p->in[s]];
     const char *name = kind == QMM_QLINEAR ? (s ? "b" : "a") : QNAMES[s];
@@ -381,7 +404,8 @@ static wnn_status qmatmul_prepare(wnn_prepare_ctx *ctx, const char *op, qmm_kind
 static inline int32_t qmm_b_at(const wnn_qmatmul_params *p, const void *b, size_t bo, size_t k,
                                size_t j) {
   return q8_at(p->b_dtype, b,
-               p->b_packed ? wnn_qpacked_index(p->n, k, j) : bo + k * p->n + j);
+               p->b_packed ? wnn_qpacked_index(p->n, p->k, p->b_block, k, j)
+                           : bo + k * p->n + j);
 }
 
 static wnn_status qmatmul_run(const wnn_run_ctx *ctx) {
@@ -783,8 +807,8 @@ static const char *const qlinearconv_attrs[] = {
     "activation", "activation_params", NULL};
 
 WNN_OP_DEFINE(matmulinteger, "MatMulInteger", 0, 2, 4, 1, 1, NULL);
-WNN_OP_DEFINE(qlinearmatmul, "QLinearMatMul", 0, 8, 8, 1, 1, WNN_ATTRS("b_packed"));
+WNN_OP_DEFINE(qlinearmatmul, "QLinearMatMul", 0, 8, 8, 1, 1, WNN_ATTRS("b_packed", "b_block"));
 WNN_OP_DEFINE(dynamicquantizematmul, "DynamicQuantizeMatMul", 0, 3, 5, 1, 1,
-              WNN_ATTRS("b_packed"));
+              WNN_ATTRS("b_packed", "b_block"));
 WNN_OP_DEFINE(convinteger, "ConvInteger", 0, 2, 4, 1, 1, qconv_attrs);
 WNN_OP_DEFINE(qlinearconv, "QLinearConv", 0, 8, 9, 1, 1, qlinearconv_attrs);

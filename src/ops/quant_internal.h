@@ -36,6 +36,7 @@ typedef struct wnn_qmatmul_params {
   bool qlinear;
   bool dynamic;                        /* DynamicQuantizeMatMul: A float, y float */
   bool b_packed;                       /* B is [ceil(k/2), n, 2] (docs/quantization.md) */
+  size_t b_block;                      /* packed B's column blocks (b_block), or 0: none */
   bool bzp_per_column, bscale_per_column; /* [n] zero points / scales of B */
   wnn_dtype a_dtype, b_dtype, y_dtype; /* y int32 (MatMulInteger), uint8 or int8, float32 */
   signed char in[WNN_Q_COUNT];         /* DynamicQuantizeMatMul: WNN_Q_BIAS is its float bias */
@@ -99,9 +100,14 @@ void wnn_qconv_winograd_run(const wnn_qconv_params *p, const uint8_t *x, const i
                             const wnn_q8_pack_params *pp, const float *mult,
                             const wnn_qs32_requant_params *rq);
 
-/* B's element (k, j) of a packed B ([ceil(k/2), n, 2]: docs/quantization.md). */
-static inline size_t wnn_qpacked_index(size_t n, size_t k, size_t j) {
-  return (k / 2) * 2 * n + 2 * j + (k % 2);
+/* B's element (k, j) of a packed B ([ceil(K/2), n, 2]: docs/quantization.md),
+ * stored whole (block 0) or in column blocks of `block` columns, each block
+ * [ceil(K/2)][its columns][2] after the previous one (the last one narrower
+ * when block does not divide n). */
+static inline size_t wnn_qpacked_index(size_t n, size_t K, size_t block, size_t k, size_t j) {
+  const size_t j0 = block ? j / block * block : 0;
+  const size_t w = block ? (n - j0 < block ? n - j0 : block) : n;
+  return j0 * 2 * ((K + 1) / 2) + (k / 2) * 2 * w + 2 * (j - j0) + (k % 2);
 }
 
 /* DynamicQuantizeLinear's arithmetic (opset 11), shared by it and by

@@ -141,9 +141,16 @@ static wnn_status ref_qmatmul(const wnn_run_ctx *ctx) {
     for (int k = 0; k < K; k++) {
       ai[a->ndim - 2] = idx[y->ndim - 2], ai[a->ndim - 1] = k;
       bi[bnd - 2] = k, bi[bnd - 1] = col;
-      /* packed: pairs of rows side by side, [k / 2][col][k % 2] */
-      const int64_t bflat = p->b_packed ? (k / 2) * 2 * (int64_t)p->n + 2 * col + k % 2
-                                        : wnn_ref_ravel(bnd, bdims, bi);
+      /* packed: pairs of rows side by side, [k / 2][col][k % 2], within the
+       * column block of col when b_block > 0 (blocks one after another) */
+      int64_t bflat;
+      if (p->b_packed) {
+        const int64_t blk = (int64_t)p->b_block, n = (int64_t)p->n;
+        const int64_t c0 = blk ? col / blk * blk : 0, w = blk && n - c0 > blk ? blk : n - c0;
+        bflat = c0 * 2 * ((K + 1) / 2) + (k / 2) * 2 * w + 2 * (col - c0) + k % 2;
+      } else {
+        bflat = wnn_ref_ravel(bnd, bdims, bi);
+      }
       acc += (qa(p, a, wnn_ref_ravel(a->ndim, a->dims, ai), dyn_scale, (double)azp) - azp) *
              (q8(b, bflat) - bzp);
     }

@@ -297,10 +297,24 @@ TEST(dynamic_quantize) {
 /* ------------------------------------ wnn's extensions (docs/quantization.md) */
 
 /* Packs B [k, n] (bytes) into [ceil(k/2), n, 2] pairs, 0 in the odd tail. */
+/* B [k, n] packed in K-pairs ([ceil(k/2)][n][2], 0 past k), stored whole
+ * (block 0) or in column blocks of `block` columns (b_block), one after the
+ * other, each [ceil(k/2)][its width][2]. */
+static void pack_b_blocked(const unsigned char *b, int k, int n, int block,
+                           unsigned char *out) {
+  const int kp = (k + 1) / 2;
+  memset(out, 0, (size_t)kp * (size_t)n * 2);
+  unsigned char *blk = out;
+  for (int j0 = 0; j0 < n; j0 += block ? block : n) {
+    const int w = block && n - j0 > block ? block : n - j0;
+    for (int r = 0; r < k; r++)
+      for (int j = 0; j < w; j++) blk[(r / 2) * 2 * w + 2 * j + r % 2] = b[r * n + j0 + j];
+    blk += (size_t)kp * 2 * (size_t)w;
+  }
+}
+
 static void pack_b(const unsigned char *b, int k, int n, unsigned char *out) {
-  memset(out, 0, (size_t)((k + 1) / 2) * (size_t)n * 2);
-  for (int r = 0; r < k; r++)
-    for (int j = 0; j < n; j++) out[(r / 2) * 2 * n + 2 * j + r % 2] = b[r * n + j];
+  pack_b_blocked(b, k, n, 0, out);
 }
 
 /* Runs op `name` (run, then reference, compared) and returns run's output. */
@@ -441,6 +455,10 @@ TEST(dynamic_quantize_matmul) {
                  "b_packed = 1 needs input 1 (B) to be a constant"));
   CHECK(op_fails("DynamicQuantizeMatMul", "{\"b_packed\":2}", 3, bad, 1, WNN_ERR_BAD_ATTRIBUTE,
                  "b_packed = 2"));
+  CHECK(op_fails("DynamicQuantizeMatMul", "{\"b_block\":16}", 3, bad, 1, WNN_ERR_BAD_ATTRIBUTE,
+                 "DynamicQuantizeMatMul: b_block = 16; it must be >= 0, and set only with b_packed = 1"));
+  CHECK(op_fails("DynamicQuantizeMatMul", "{\"b_packed\":1,\"b_block\":-1}", 3, bad, 1,
+                 WNN_ERR_BAD_ATTRIBUTE, "b_block = -1"));
   bad[1] = TD(WNN_DTYPE_I8, 2, 10, 3);
   CHECK(op_fails("DynamicQuantizeMatMul", NULL, 3, bad, 1, WNN_ERR_UNSUPPORTED,
                  "only 2-D B is supported"));
@@ -978,6 +996,20 @@ TEST(qmatmul_gemm_paths) {
       /* b_packed (B 2-D, constant) */
       in[3] = TD(WNN_DTYPE_I8, kp, n, 2), in[3].data = bp, data[3] = bp;
       CHECK(check_path("QLinearMatMul", "{\"b_packed\":1}", 8, in, data, true, what));
+      /* stored in column blocks (b_block): of 16 columns (the last one
+       * narrower unless 16 divides n) and of 5 (less than a tile), on the GEMM
+       * and on the plain loop (a nonzero zero point) */
+      for (int bi = 0; bi < 2; bi++) {
+        const int block = bi ? 5 : 16;
+        char attrs[64];
+        snprintf(attrs, sizeof attrs, "{\"b_packed\":1,\"b_block\":%d}", block);
+        pack_b_blocked(b, (int)k, (int)n, block, bp);
+        CHECK(check_path("QLinearMatMul", attrs, 8, in, data, true, what));
+        bzp[0] = 1;
+        CHECK(check_path("QLinearMatMul", attrs, 8, in, data, false, what));
+        bzp[0] = 0;
+      }
+      pack_b(b, (int)k, (int)n, bp);
       /* fallbacks: a nonzero constant zero point, a zero point that is not a
        * constant, uint8 B */
       in[3] = TD(WNN_DTYPE_I8, k, n), data[3] = b;
@@ -1026,7 +1058,12 @@ TEST(dynamic_quantize_matmul_gemm_path) {
       char what[96];
       snprintf(what, sizeof what, "m=%lld k=%lld n=%lld variant %d", (long long)m, (long long)k,
                (long long)n, variant);
-      const char *attrs = packed ? "{\"b_packed\":1}" : NULL;
+      /* packed whole, or (odd shapes) in column blocks of 16 columns */
+      const bool blocked = packed && si % 2 == 0 && n > 16;
+      if (blocked) pack_b_blocked((const unsigned char *)b, (int)k, (int)n, 16, (unsigned char *)bp);
+      const char *attrs = blocked  ? "{\"b_packed\":1,\"b_block\":16}"
+                          : packed ? "{\"b_packed\":1}"
+                                   : NULL;
       CHECK(check_path("DynamicQuantizeMatMul", attrs, with_bias ? 5 : 3, in, data, true, what));
       /* a constant zero zero point: still the GEMM; a nonzero one: plain */
       in[3] = TD_SCALAR(WNN_DTYPE_I8), in[3].data = &bzp;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "ops/op.h"
+#include "ops/op_internal.h"
 #include "runtime/format.h"
 #include "test_importer_util.h"
 
@@ -835,6 +836,70 @@ TEST(dynamic_rewrites) {
   }
 }
 
+/* Weights wide enough (K 256: packed blocks of wnn_qs8_gemm_pb_block(256)
+ * = 128 columns) are stored in column blocks, the last one narrower (N 300:
+ * 128, 128, 44): b_block in the node, the bytes of block b at
+ * b * 128 * 2 * ceil(K/2), and the same outputs as the chain unrewritten. */
+TEST(dynamic_wide_weights_in_column_blocks) {
+  enum { M = 3, K = 256, N = 300 };
+  rng = 77;
+  tm_model m;
+  tm_init(&m, 13);
+  const int64_t xd[2] = {M, K}, wd[2] = {K, N}, n = N;
+  tm_input(&m, "x", FLOAT, 2, xd);
+  tm_node(&m, "DynamicQuantizeLinear", "dql", "x", "xq,xs,xzp");
+  int8_t *w = malloc((size_t)K * N);
+  float ws[N];
+  for (int i = 0; i < K * N; i++) w[i] = (int8_t)irand(-127, 127);
+  for (int i = 0; i < N; i++) ws[i] = 0.002f + 0.0001f * (float)(i % 13);
+  tm_initializer(&m, "w", INT8, 2, wd, w);
+  tm_node(&m, "MatMulInteger", "mmi", "xq,w,xzp", "acc");
+  tm_initializer(&m, "ws", FLOAT, 1, &n, ws);
+  tm_node(&m, "Mul", "scale", "xs,ws", "s");
+  Onnx__NodeProto *cast = tm_node(&m, "Cast", "cast", "acc", "accf");
+  tm_attr_int(&m, cast, "to", 1);
+  tm_node(&m, "Mul", "mul", "accf,s", "y");
+  tm_output(&m, "y");
+  wnn_import_result with, without;
+  memset(&with, 0, sizeof with);
+  memset(&without, 0, sizeof without);
+  art a;
+  char ops[512];
+  const cJSON *q;
+  if (convert_both(&m, "wide weights", false, "DynamicQuantizeMatMul", &with, &without, &a, ops,
+                   sizeof ops, &q) &&
+      q) {
+    const size_t block = wnn_qs8_gemm_pb_block(K);
+    CHECK(block == 128);
+    const cJSON *attrs = cJSON_GetObjectItem(q, "attrs");
+    const cJSON *bb = cJSON_GetObjectItem(attrs, "b_block");
+    CHECK(cJSON_IsNumber(bb) && bb->valuedouble == (double)block);
+    size_t nbytes = 0;
+    const int8_t *packed = (const int8_t *)param_bytes(&a, node_input(&a, q, 1), &nbytes);
+    CHECK(packed != NULL && nbytes == (size_t)(K / 2) * N * 2);
+    /* W[r][c] of the third block (columns 256..299, 44 wide) */
+    for (int r = 0; packed && r < K; r += 37)
+      for (int c = 256; c < N; c += 11)
+        CHECK(packed[256 * 2 * 128 + (r / 2) * 2 * 44 + 2 * (c - 256) + r % 2] == w[r * N + c]);
+    /* ... and of the first (128 wide) */
+    for (int r = 1; packed && r < K; r += 41)
+      CHECK(packed[(r / 2) * 2 * 128 + 2 * 100 + r % 2] == w[r * N + 100]);
+    float x[M * K];
+    for (int i = 0; i < M * K; i++) x[i] = uniform(-1.0f, 2.0f);
+    const float *xs[1] = {x};
+    bool same;
+    int differ = 0;
+    run_both(&with, &without, 1, xs, 0, (size_t)M * N, &same, &differ);
+    if (!same) printf("  wide weights: %d of %d elements differ\n", differ, M * N);
+    CHECK(same);
+  }
+  cJSON_Delete(a.graph);
+  free(with.artifact);
+  free(without.artifact);
+  free(w);
+  tm_free(&m);
+}
+
 TEST(dynamic_stays) {
   static const dyn_case cases[] = {
       {.what = "S is a graph output", .s_output = true},
@@ -1111,6 +1176,7 @@ int main(void) {
   RUN(qdq_matmul_rewrites);
   RUN(qdq_matmul_stays_float);
   RUN(dynamic_rewrites);
+  RUN(dynamic_wide_weights_in_column_blocks);
   RUN(dynamic_stays);
   RUN(shared_dynamic_quantization);
   RUN(contrib_dynamic_quantize_matmul);
