@@ -39,7 +39,7 @@ export function renderMarkdown(r) {
 
   if (r.quantized?.length) {
     L.push('## Quantized models (issue 17)', '');
-    L.push('Each quantized model (tests/quant/quantize.py) against onnxruntime-web on the same quantized model, and against wnn on the float model of the same network.', '');
+    L.push('Each quantized model (tests/quant/quantize.py) against onnxruntime-web on the same quantized model, and against wnn on the float model of the same network: from the separate runs of the latency table, and paired, the two sides\' runs alternating in one process (bench/pair.mjs; the targets use these: the machine\'s speed drifts between processes).', '');
     L.push(...renderQuantizedTable(r), '');
   }
 
@@ -79,16 +79,22 @@ export function renderMarkdown(r) {
   return L.join('\n');
 }
 
-// The quantized models' table (issue 17): median ms and the ratios.
+// The quantized models' table (issue 17): median ms and the ratios, from the
+// separate runs and paired (the two sides alternating in one process,
+// bench/pair.mjs), which the targets use; the geometric means are the
+// targets' (paired where there is a pair).
 export function renderQuantizedTable(r) {
   const L = [];
-  L.push('| quantized model | kind | float model | wnn ms | ORT-web ms | wnn float ms | ORT-web float ms | wnn / ORT-web | wnn / wnn float | ORT-web / ORT-web float |');
-  L.push('|---|---|---|---:|---:|---:|---:|---:|---:|---:|');
+  L.push('| quantized model | kind | float model | wnn ms | ORT-web ms | wnn float ms | ORT-web float ms | wnn / ORT-web | wnn / wnn float | paired: wnn / ORT-web (ms) | paired: wnn / wnn float (ms) | ORT-web / ORT-web float |');
+  L.push('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const q of r.quantized) {
-    L.push(`| ${q.name} | ${q.kind} | ${q.float} | ${ms(q.wnnMs)} | ${ms(q.webMs)} | ${ms(q.wnnFloatMs)} | ${ms(q.webFloatMs)} | ${x(q.vsWeb)} | ${x(q.vsWnnFloat)} | ${x(q.webVsWebFloat)} |`);
+    const p = q.paired ?? {};
+    const pw = p.vsWeb == null ? '–' : `**${x(p.vsWeb)}** (${ms(p.wnnMs)} / ${ms(p.webMs)})`;
+    const pf = p.vsWnnFloat == null ? '–' : `**${x(p.vsWnnFloat)}** (${ms(p.wnnMs2)} / ${ms(p.wnnFloatMs)})`;
+    L.push(`| ${q.name} | ${q.kind} | ${q.float} | ${ms(q.wnnMs)} | ${ms(q.webMs)} | ${ms(q.wnnFloatMs)} | ${ms(q.webFloatMs)} | ${x(q.vsWeb)} | ${x(q.vsWnnFloat)} | ${pw} | ${pf} | ${x(q.webVsWebFloat)} |`);
   }
   const s = r.summary;
-  L.push(`| **geometric mean** | | | | | | | **${x(s.quantizedGeomeanVsWeb)}** | **${x(s.quantizedGeomeanVsWnnFloat)}** | |`);
+  L.push(`| **geometric mean** (paired where measured) | | | | | | | | | **${x(s.quantizedGeomeanVsWeb)}** | **${x(s.quantizedGeomeanVsWnnFloat)}** | |`);
   return L;
 }
 

@@ -186,6 +186,7 @@ for (const { name, dir, source } of selected) {
   if (!c.ok) { m.skipped = c.why; log(`   skipped: ${c.why}`); continue; }
   m.convert.ms = +c.ms.toFixed(1);
   m.wnnBytes = fs.statSync(c.file).size;
+  m.files = { wnn: c.file, onnx, data };
   const wnn = runOne('wnn', c.file, data);
   if (wnn.error) { m.skipped = `wnn fails to run it: ${wnn.error}`; log(`   skipped: ${m.skipped}`); continue; }
   m.results = { wnn, 'ort-web': runOne('ort-web', onnx, data), 'ort-node': runOne('ort-node', onnx, data) };
@@ -267,13 +268,34 @@ const summary = {
 };
 // Issue 17: each quantized model against onnxruntime-web on the same
 // quantized model and against wnn on the float model of the same network
-// (when that one ran too).
+// (when that one ran too): from the separate runs above, and paired, the two
+// sides' runs alternating in one process (bench/pair.mjs), which the
+// targets use (the machine's speed drifts between processes).
+function pair(a, b) {
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'bench/pair.mjs'), String(opt.runs), String(opt.warmups), ...a, ...b],
+    { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24, timeout: 15 * 60 * 1000 });
+  try {
+    const j = JSON.parse((r.stdout || '').trim().split('\n').pop());
+    return j.error ? null : j;
+  } catch {
+    return null;
+  }
+}
 const quantized = models.filter((m) => m.quantized && m.results && !m.results.wnn.error).map((m) => {
   const f = models.find((x) => x.name === m.quantized.float && x.results && !x.results.wnn.error);
   const web = m.results['ort-web'];
   const fweb = f?.results['ort-web'];
   const r = (a, b) => (a != null && b != null && b > 0 ? +(a / b).toFixed(4) : null);
+  log(`== ${m.name}: paired runs (bench/pair.mjs)`);
+  const pw = web.error ? null : pair(['wnn', m.files.wnn, m.files.data], ['ort-web', m.files.onnx, m.files.data]);
+  const pf = f ? pair(['wnn', m.files.wnn, m.files.data], ['wnn', f.files.wnn, f.files.data]) : null;
+  if (pw) log(`   wnn ${pw.a.medianMs.toFixed(3)} ms, ORT-web ${pw.b.medianMs.toFixed(3)} ms: ${pw.ratio.toFixed(3)}`);
+  if (pf) log(`   wnn ${pf.a.medianMs.toFixed(3)} ms, wnn float ${pf.b.medianMs.toFixed(3)} ms: ${pf.ratio.toFixed(3)}`);
   return {
+    paired: {
+      wnnMs: pw?.a.medianMs ?? null, webMs: pw?.b.medianMs ?? null, vsWeb: pw ? +pw.ratio.toFixed(4) : null,
+      wnnMs2: pf?.a.medianMs ?? null, wnnFloatMs: pf?.b.medianMs ?? null, vsWnnFloat: pf ? +pf.ratio.toFixed(4) : null,
+    },
     name: m.name, kind: m.quantized.kind, float: m.quantized.float,
     wnnMs: m.results.wnn.medianMs, webMs: web.error ? null : web.medianMs,
     wnnFloatMs: f ? f.results.wnn.medianMs : null, webFloatMs: fweb && !fweb.error ? fweb.medianMs : null,
@@ -282,10 +304,12 @@ const quantized = models.filter((m) => m.quantized && m.results && !m.results.wn
     webVsWebFloat: fweb && !fweb.error && !web.error ? r(web.medianMs, fweb.medianMs) : null,
   };
 });
-summary.quantizedGeomeanVsWeb = geomean(quantized.filter((q) => q.vsWeb != null).map((q) => q.vsWeb));
-summary.quantizedWorstVsWeb = quantized.some((q) => q.vsWeb != null) ? Math.max(...quantized.filter((q) => q.vsWeb != null).map((q) => q.vsWeb)) : null;
-summary.quantizedGeomeanVsWnnFloat = geomean(quantized.filter((q) => q.vsWnnFloat != null).map((q) => q.vsWnnFloat));
-summary.quantizedWorstVsWnnFloat = quantized.some((q) => q.vsWnnFloat != null) ? Math.max(...quantized.filter((q) => q.vsWnnFloat != null).map((q) => q.vsWnnFloat)) : null;
+// The paired ratio where there is one, else the separate runs'.
+const vsWeb = (q) => q.paired.vsWeb ?? q.vsWeb, vsFloat = (q) => q.paired.vsWnnFloat ?? q.vsWnnFloat;
+summary.quantizedGeomeanVsWeb = geomean(quantized.filter((q) => vsWeb(q) != null).map(vsWeb));
+summary.quantizedWorstVsWeb = quantized.some((q) => vsWeb(q) != null) ? Math.max(...quantized.filter((q) => vsWeb(q) != null).map(vsWeb)) : null;
+summary.quantizedGeomeanVsWnnFloat = geomean(quantized.filter((q) => vsFloat(q) != null).map(vsFloat));
+summary.quantizedWorstVsWnnFloat = quantized.some((q) => vsFloat(q) != null) ? Math.max(...quantized.filter((q) => vsFloat(q) != null).map(vsFloat)) : null;
 const targets = [
   { target: 'latency: geometric mean of wnn / ORT-web', limit: '<= 0.6', value: summary.latencyGeomeanVsWeb, met: summary.latencyGeomeanVsWeb != null && summary.latencyGeomeanVsWeb <= 0.6 },
   { target: 'latency: no model slower than ORT-web (worst wnn / ORT-web)', limit: '<= 1', value: summary.latencyWorstVsWeb, met: summary.latencyWorstVsWeb != null && summary.latencyWorstVsWeb <= 1 },

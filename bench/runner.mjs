@@ -34,7 +34,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseTensorProto } from '../js/io.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const [runtime, modelFile, dataDir, runsArg, warmArg] = process.argv.slice(2);
+// Run as a script (bench/pair.mjs imports makeAdapter and readTensors instead).
+const isMain = process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url;
+const [runtime, modelFile, dataDir, runsArg, warmArg] = isMain ? process.argv.slice(2) : [];
 const RUNS = Number(runsArg ?? 20);
 const WARMUPS = Number(warmArg ?? 3);
 const WARMUP_MS = 500;
@@ -74,21 +76,21 @@ WebAssembly.Instance = new Proxy(OrigInstance, {
 const memorySizes = () => [...memories].map((m) => m.buffer.byteLength).sort((a, b) => b - a);
 
 // ------------------------------------------------------------- test data
-function readTensors(prefix) {
+export function readTensors(dir, prefix) {
   const out = [];
-  for (let i = 0; fs.existsSync(path.join(dataDir, `${prefix}_${i}.pb`)); i++) {
-    out.push(parseTensorProto(fs.readFileSync(path.join(dataDir, `${prefix}_${i}.pb`))));
+  for (let i = 0; fs.existsSync(path.join(dir, `${prefix}_${i}.pb`)); i++) {
+    out.push(parseTensorProto(fs.readFileSync(path.join(dir, `${prefix}_${i}.pb`))));
   }
   return out;
 }
-const inputs = readTensors('input');
-const expected = readTensors('output');
+const inputs = isMain ? readTensors(dataDir, 'input') : [];
+const expected = isMain ? readTensors(dataDir, 'output') : [];
 
 // input_<i>.pb goes to the runtime's input of the same name when the files
 // name every input the runtime has, else to input i (the test-data layout's
 // rule: graph.input order). -1: the runtime has no such input (wnn, for an
 // input frozen into the artifact with `wnn convert --const`).
-function byName(names) {
+function byName(names, inputs) {
   const fileNames = inputs.map((t) => t.name);
   const named = names.every((n) => fileNames.includes(n));
   return inputs.map((t, i) => (named ? names.indexOf(t.name) : i));
@@ -124,7 +126,7 @@ const stats = (xs) => {
 // instead of dist/wnn.wasm; npm run bench never sets it.
 const WASM = process.env.WNN_BENCH_WASM ? fs.readFileSync(process.env.WNN_BENCH_WASM) : null;
 
-async function adapter() {
+export async function makeAdapter(runtime, inputs) {
   if (runtime === 'wnn') {
     const wnn = await import(pathToFileURL(path.join(ROOT, 'js/wnn.js')).href);
     if (!wnn.simdSupported()) throw new Error('this engine has no WebAssembly SIMD128: js/wnn.js would pick dist/wnn-scalar.wasm');
@@ -137,7 +139,7 @@ async function adapter() {
         const model = await wnn.load(bytes, WASM ? { wasm: WASM } : undefined);
         const exec = model.createExecutor();
         const names = model.inputs.map((t) => t.name);
-        const slot = byName(names);
+        const slot = byName(names, inputs);
         const nOut = model.outputs.length;
         return { model, exec, slot, nOut };
       },
@@ -175,7 +177,7 @@ async function adapter() {
     async load(bytes) {
       const session = await ort.InferenceSession.create(bytes, opts);
       const feeds = {};
-      const slot = byName(session.inputNames);
+      const slot = byName(session.inputNames, inputs);
       inputs.forEach((t, i) => { if (slot[i] >= 0) feeds[session.inputNames[slot[i]]] = new ort.Tensor(t.dtype, t.data, t.shape); });
       return { session, feeds };
     },
@@ -189,7 +191,7 @@ async function adapter() {
 
 // ----------------------------------------------------------------- measure
 async function main() {
-  const a = await adapter();
+  const a = await makeAdapter(runtime, inputs);
   const bytes = new Uint8Array(fs.readFileSync(modelFile));
   const rss0 = process.memoryUsage().rss;
   let t = performance.now();
@@ -231,7 +233,9 @@ async function main() {
   }) + '\n');
 }
 
-main().catch((e) => {
-  process.stdout.write(JSON.stringify({ runtime, error: String(e?.message ?? e).split('\n')[0].slice(0, 300) }) + '\n');
-  process.exitCode = 1;
-});
+if (isMain) {
+  main().catch((e) => {
+    process.stdout.write(JSON.stringify({ runtime, error: String(e?.message ?? e).split('\n')[0].slice(0, 300) }) + '\n');
+    process.exitCode = 1;
+  });
+}

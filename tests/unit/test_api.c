@@ -284,17 +284,31 @@ TEST(zero_copy_input) {
   wnn_model_free(m);
 }
 
+/* The net borrowed from *data (freed by the caller) and loaded with a
+ * counting allocator, and an executor of it; NULL data when it failed. */
+static wnn_executor *counted_executor(const wnn_allocator *a, void **data, wnn_model **m) {
+  size_t size;
+  *data = build_net(NULL, &size);
+  *m = NULL;
+  if (!*data) return NULL;
+  wnn_load_options opt = {WNN_LOAD_BORROW, WNN_KERNELS_AUTO, a};
+  wnn_executor *ex = NULL;
+  CHECK_OK(wnn_model_load(*data, size, &opt, m));
+  if (*m) CHECK_OK(wnn_executor_create(*m, &ex));
+  return ex;
+}
+
 TEST(run_allocates_nothing) {
   counter c = {0, 0, -1};
   wnn_allocator a = {count_alloc, count_free, &c};
-  size_t size;
-  void *data = build_net(NULL, &size);
-  if (!data) return;
-  wnn_load_options opt = {WNN_LOAD_BORROW, WNN_KERNELS_AUTO, &a};
-  wnn_model *m = NULL;
-  CHECK_OK(wnn_model_load(data, size, &opt, &m));
-  wnn_executor *ex = NULL;
-  CHECK_OK(wnn_executor_create(m, &ex));
+  void *data;
+  wnn_model *m;
+  wnn_executor *ex = counted_executor(&a, &data, &m);
+  if (!ex) {
+    wnn_model_free(m);
+    free(data);
+    return;
+  }
   long before = c.calls;
   DLTensor t = dl_tensor(input, WNN_DTYPE_F32, 4, input_shape), view;
   float out[5];
@@ -321,14 +335,14 @@ TEST(run_allocates_nothing) {
 TEST(per_node_profile) {
   counter c = {0, 0, -1};
   wnn_allocator a = {count_alloc, count_free, &c};
-  size_t size;
-  void *data = build_net(NULL, &size);
-  if (!data) return;
-  wnn_load_options opt = {WNN_LOAD_BORROW, WNN_KERNELS_AUTO, &a};
-  wnn_model *m = NULL;
-  CHECK_OK(wnn_model_load(data, size, &opt, &m));
-  wnn_executor *ex = NULL;
-  CHECK_OK(wnn_executor_create(m, &ex));
+  void *data;
+  wnn_model *m;
+  wnn_executor *ex = counted_executor(&a, &data, &m);
+  if (!ex) {
+    wnn_model_free(m);
+    free(data);
+    return;
+  }
   static const char *const OPS[] = {"Conv", "Relu", "MaxPool", "Reshape", "MatMul", "Add", "Softmax"};
   const int n = wnn_model_num_nodes(m);
   CHECK(n == 7);
