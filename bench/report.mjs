@@ -90,7 +90,7 @@ export function renderQuantizedTable(r) {
   for (const q of r.quantized) {
     const p = q.paired ?? {};
     const pw = p.vsWeb == null ? '–' : `**${x(p.vsWeb)}** (${ms(p.wnnMs)} / ${ms(p.webMs)})`;
-    const pf = p.vsWnnFloat == null ? '–' : `**${x(p.vsWnnFloat)}** (${ms(p.wnnMs2)} / ${ms(p.wnnFloatMs)})`;
+    const pf = p.vsWnnFloat == null ? '–' : `**${x(p.vsWnnFloat)}** (${ms(p.wnnMsVsFloat)} / ${ms(p.wnnFloatMs)})`;
     L.push(`| ${q.name} | ${q.kind} | ${q.float} | ${ms(q.wnnMs)} | ${ms(q.webMs)} | ${ms(q.wnnFloatMs)} | ${ms(q.webFloatMs)} | ${x(q.vsWeb)} | ${x(q.vsWnnFloat)} | ${pw} | ${pf} | ${x(q.webVsWebFloat)} |`);
   }
   const s = r.summary;

@@ -294,7 +294,7 @@ const quantized = models.filter((m) => m.quantized && m.results && !m.results.wn
   return {
     paired: {
       wnnMs: pw?.a.medianMs ?? null, webMs: pw?.b.medianMs ?? null, vsWeb: pw ? +pw.ratio.toFixed(4) : null,
-      wnnMs2: pf?.a.medianMs ?? null, wnnFloatMs: pf?.b.medianMs ?? null, vsWnnFloat: pf ? +pf.ratio.toFixed(4) : null,
+      wnnMsVsFloat: pf?.a.medianMs ?? null, wnnFloatMs: pf?.b.medianMs ?? null, vsWnnFloat: pf ? +pf.ratio.toFixed(4) : null,
     },
     name: m.name, kind: m.quantized.kind, float: m.quantized.float,
     wnnMs: m.results.wnn.medianMs, webMs: web.error ? null : web.medianMs,

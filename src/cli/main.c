@@ -627,12 +627,26 @@ static int cmp_rows(const void *x, const void *y) {
   return a->p.node - b->p.node;
 }
 
+/* One op type's nodes, summed. */
+typedef struct op_sum {
+  const char *op;
+  double ms;
+  int nodes;
+} op_sum;
+
+static int cmp_sums(const void *x, const void *y) {
+  const op_sum *a = x, *b = y;
+  if (a->ms != b->ms) return a->ms < b->ms ? 1 : -1;
+  return strcmp(a->op, b->op);
+}
+
 static int bench_profile(const char *file, const wnn_model *model, wnn_executor *exec, long runs) {
   const int n = wnn_model_num_nodes(model);
   profile_row *rows = (profile_row *)calloc((size_t)n + 1, sizeof *rows);
   profile_row **order = (profile_row **)calloc((size_t)n + 1, sizeof *order);
+  op_sum *sums = (op_sum *)calloc((size_t)n + 1, sizeof *sums);
   int rc = 0, count = 0;
-  if (!rows || !order) rc = fail("out of memory for the profile of %d nodes", n);
+  if (!rows || !order || !sums) rc = fail("out of memory for the profile of %d nodes", n);
   if (!rc && wnn_executor_set_profiling(exec, 1) != WNN_OK)
     rc = fail("%s: %s", file, wnn_executor_errmsg(exec));
   for (long r = 0; !rc && r < runs; r++)
@@ -677,28 +691,22 @@ static int bench_profile(const char *file, const wnn_model *model, wnn_executor 
       fputs("]\n", stdout);
     }
     printf("\n%10s %6s %5s  %s\n", "ms/run", "share", "nodes", "op");
-    /* Summed by op type into the first row of each type (rows are reused:
-     * their ms becomes the sum, p.node the count), then sorted again. */
     int kinds = 0;
     for (int k = 0; k < count; k++) {
       int j = 0;
-      while (j < kinds && strcmp(order[j]->p.op, order[k]->p.op) != 0) j++;
-      if (j == kinds) {
-        order[kinds] = order[k];
-        order[kinds]->p.node = 1;
-        kinds++;
-      } else {
-        order[j]->ms += order[k]->ms, order[j]->p.node++;
-      }
+      while (j < kinds && strcmp(sums[j].op, order[k]->p.op) != 0) j++;
+      if (j == kinds) sums[kinds++].op = order[k]->p.op;
+      sums[j].ms += order[k]->ms, sums[j].nodes++;
     }
-    qsort(order, (size_t)kinds, sizeof *order, cmp_rows);
+    qsort(sums, (size_t)kinds, sizeof *sums, cmp_sums);
     for (int k = 0; k < kinds; k++)
-      printf("%10.4f %5.1f%% %5d  %s\n", order[k]->ms, total > 0 ? 100 * order[k]->ms / total : 0.0,
-             order[k]->p.node, order[k]->p.op);
+      printf("%10.4f %5.1f%% %5d  %s\n", sums[k].ms, total > 0 ? 100 * sums[k].ms / total : 0.0,
+             sums[k].nodes, sums[k].op);
     printf("%10.4f %5.1f%% %5d  (all nodes)\n", total, total > 0 ? 100.0 : 0.0, count);
   }
   free(rows);
   free(order);
+  free(sums);
   return rc;
 }
 
