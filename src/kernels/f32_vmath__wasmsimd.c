@@ -23,7 +23,12 @@
  *            relative, 50 ulp at a = 10). a is clamped at 10.1, where erfc
  *            is below half the smallest subnormal. The erfc half is skipped
  *            when all four lanes are below 0.875.
- *   erf(x)   sign(x) * (a < 0.875 ? a P(a^2) : 1 - erfc(a)).
+ *   erf(x)   sign(x) * (a < 0.875 ? a P(a^2) : 1 - R(a)), R a degree-14
+ *            polynomial for erfc on [0.875, 3.92] (fitted to the ulp of
+ *            1 - erfc(a), which is all erf needs: no exp, no division);
+ *            a is clamped at 3.92, past which erf is 1 in float. GELU keeps
+ *            the erf/erfc pair above, since its negative tail needs erfc to
+ *            its own relative accuracy.
  *   GELU(x)  0.5 x (1 + erf(x / sqrt 2)), as 0.5 x (1 + erf(a)) for x >= 0
  *            and 0.5 x erfc(a) for x < 0 (a = |x| / sqrt 2, with a^2 taken
  *            from x^2 / 2, exactly split): no cancellation in the negative
@@ -147,12 +152,26 @@ ALWAYS_INLINE void erf_erfc(v128_t a, v128_t s_hi, v128_t s_lo, v128_t *e, v128_
   *c = wasm_v128_bitselect(wasm_f32x4_sub(splat(1.0f), es), cb, small);
 }
 
+/* erfc(a) on [0.875, 3.92] as a polynomial of degree 14 in
+ * u = (a - 2.3975) * 0.656814 (u in [-1, 1]), a least-squares fit weighted
+ * to the ulp of erf(a) = 1 - erfc(a), reweighted towards minimax. */
+static const float ERFC_R[15] = {
+    -0.000477062247f, 0.000273235346f, 0.00287861843f,  -0.00402292842f, -0.00390461087f,
+    0.0151734743f,    -0.0153483199f,  -0.00459308783f, 0.0384810865f,   -0.0648759156f,
+    0.0656363815f,    -0.0444385968f,  0.0199989323f,   -0.00547864381f, 0.000697454205f};
+
 ALWAYS_INLINE v128_t erf4(v128_t x) {
-  const v128_t a = wasm_f32x4_pmin(wasm_f32x4_abs(x), splat(10.1f));
-  v128_t hi, lo, e, c;
-  square2(a, &hi, &lo);
-  erf_erfc(a, hi, lo, &e, &c);
-  (void)c;
+  /* erf alone needs erfc(a) only to the ulp of 1 - erfc(a), not to its own:
+   * one polynomial on [0.875, 3.92] instead of erf_erfc's exp, division and
+   * degree-9 Q; past 3.92 erf(a) is 1 in float (erfc(3.92) < 2^-25). */
+  const v128_t a = wasm_f32x4_pmin(wasm_f32x4_abs(x), splat(3.92f));
+  const v128_t small = wasm_f32x4_lt(a, splat(0.875f));
+  v128_t e = wasm_f32x4_mul(a, horner(wasm_f32x4_mul(a, a), ERF_P, 6));
+  if (wasm_v128_any_true(wasm_v128_not(small))) { /* NaN lanes too */
+    const v128_t u = wasm_f32x4_mul(wasm_f32x4_sub(a, splat(2.3975f)), splat(0.656814456f));
+    const v128_t big = wasm_f32x4_sub(splat(1.0f), horner(u, ERFC_R, 15));
+    e = wasm_v128_bitselect(e, wasm_f32x4_pmin(big, splat(1.0f)), small);
+  }
   return wasm_v128_or(e, wasm_v128_and(x, wasm_i32x4_splat(INT32_MIN)));
 }
 
