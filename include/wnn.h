@@ -200,6 +200,35 @@ wnn_status wnn_model_input_info(const wnn_model *model, int index, wnn_tensor_in
 wnn_status wnn_model_output_info(const wnn_model *model, int index, wnn_tensor_info *info);
 wnn_status wnn_model_param_info(const wnn_model *model, int index, wnn_tensor_info *info);
 
+/* Params blobs (docs/params.md): weights converted apart from the graph
+ * (`wnn convert --params-out`), loaded once and bound by any number of models.
+ * A wnn_params is immutable once loaded and may be used by models on any
+ * threads. Ownership as for models: without WNN_LOAD_BORROW the bytes are
+ * copied (the buffer may go when this returns); with it they are used in
+ * place when 64-byte aligned (copied otherwise) and the caller keeps them
+ * alive and unchanged until the params are freed and every model bound to
+ * them is. WNN_LOAD_NO_CHECKSUM skips the CRCs and the SHA-256 (then a model
+ * is bound by its params' names, dtypes and shapes alone). */
+typedef struct wnn_params wnn_params;
+wnn_status wnn_params_load(const void *data, size_t size, const wnn_load_options *options,
+                           wnn_params **out);
+/* Drops the caller's reference: models bound to the params keep theirs, and
+ * the memory goes with the last of them, so freeing params early is safe. */
+void wnn_params_free(wnn_params *params);
+int wnn_params_count(const wnn_params *params);
+/* Tensor `index` (sorted by name); pointers valid while the params live. */
+wnn_status wnn_params_info(const wnn_params *params, int index, wnn_tensor_info *info);
+/* Loads an artifact whose weights are in `params` (required feature bit 0,
+ * EXTERNAL_PARAMS). All or nothing: the blob must be the one the artifact
+ * names (WNN_ERR_CHECKSUM otherwise), and every external param must be in it
+ * with the same dtype, shape and size (WNN_ERR_NOT_FOUND, WNN_ERR_DTYPE,
+ * WNN_ERR_SHAPE, WNN_ERR_SIZE, naming the tensor); else no model is made.
+ * The model holds a reference to params. A self-contained artifact is
+ * WNN_ERR_INVALID_ARGUMENT here, and an external-params one is
+ * WNN_ERR_FEATURE for wnn_model_load. */
+wnn_status wnn_model_load_with_params(const void *data, size_t size, wnn_params *params,
+                                      const wnn_load_options *options, wnn_model **out);
+
 /* Run-time shapes (docs/dynamic-shapes.md). Dim d of input `input`: size >= 0
  * when fixed (name NULL, default_size and max_size equal to it), or
  * WNN_DIM_DYNAMIC when named: its name (owned by the model, valid until

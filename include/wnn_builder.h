@@ -89,6 +89,15 @@ wnn_status wnn_builder_add_output(wnn_builder *builder, int value, const char *n
 wnn_status wnn_builder_finish(wnn_builder *builder, void **data, size_t *size);
 void wnn_builder_free_artifact(wnn_builder *builder, void *data, size_t size);
 
+/* As wnn_builder_finish, but every param stored raw (not a fill, not empty)
+ * goes to a params blob (*params, *params_size; docs/params.md) under its
+ * name, and the artifact refers to it (feature bit 0, a PARAMS_REF section
+ * with the blob's SHA-256). Param names must then be unique
+ * (WNN_ERR_INVALID_ARGUMENT names a repeated one). Free both with
+ * wnn_builder_free_artifact. */
+wnn_status wnn_builder_finish_with_params(wnn_builder *builder, void **data, size_t *size,
+                                          void **params, size_t *params_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,7 +12,9 @@
 #include "base/status.h"
 #include "runtime/model.h"
 #include "runtime/plan.h"
+#include "builder/params_writer.h"
 #include "builder/writer.h"
+#include "runtime/sha256.h"
 #include "wnn_builder.h"
 
 #define PLAN_ALIGN 64
@@ -32,6 +34,7 @@ typedef struct bvalue {
   size_t offset;    /* arena offset, or weights offset for params */
   unsigned codec;   /* PARAM: WNN_CODEC_RAW, or WNN_CODEC_FILL when finish finds
                        every element equal (WEIGHTS then stores one element) */
+  int external;     /* PARAM: written to the params blob (finish_with_params) */
   unsigned char named[WNN_MAX_DIMS]; /* INPUT: 1 + the dim naming dim d, or 0 */
 } bvalue;
 
@@ -730,9 +733,10 @@ static cJSON *graph_json(const wnn_builder *b, size_t arena_bytes) {
     ok = ok && cJSON_AddStringToObject(o, "dtype", wnn_dtype_name(v->dtype));
     ok = ok && put(o, "shape", value_shape_json(b, v));
     if (v->kind == WNN_VALUE_ALIAS) ok = ok && cJSON_AddNumberToObject(o, "of", v->root);
+    else if (v->external) ok = ok && cJSON_AddStringToObject(o, "external", v->name);
     else if (v->kind != WNN_VALUE_SHAPE)
       ok = ok && cJSON_AddNumberToObject(o, "offset", (double)v->offset);
-    if (v->kind == WNN_VALUE_PARAM) {
+    if (v->kind == WNN_VALUE_PARAM && !v->external) {
       ok = ok && cJSON_AddNumberToObject(o, "nbytes", (double)stored_bytes(v));
       ok = ok && cJSON_AddNumberToObject(o, "codec", v->codec);
     }
@@ -830,12 +834,48 @@ static size_t align_up(size_t x) { return (x + WNN_SECTION_ALIGN - 1) & ~(size_t
 static uint8_t *weights_blob(const wnn_builder *b, size_t weights_bytes) {
   uint8_t *w = wnn_calloc(&b->alloc, 1, weights_bytes, 64);
   for (int v = 0; w && v < b->num_values; v++)
-    if (b->values[v].kind == WNN_VALUE_PARAM && b->values[v].nbytes)
+    if (b->values[v].kind == WNN_VALUE_PARAM && b->values[v].nbytes && !b->values[v].external)
       memcpy(w + b->values[v].offset, b->values[v].data, stored_bytes(&b->values[v]));
   return w;
 }
 
+/* The params blob of the external params (every raw param with bytes), and
+ * the PARAMS_REF section's bytes for it. */
+static wnn_status params_blob(wnn_builder *b, uint8_t **blob, size_t *blob_size,
+                              uint8_t ref[WNN_PARAMS_REF_SIZE]) {
+  int n = 0;
+  for (int i = 0; i < b->num_values; i++) n += b->values[i].external;
+  wnn_params_entry *e = wnn_alloc(&b->alloc, sizeof *e * (size_t)(n ? n : 1), 8);
+  if (!e) return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory writing the params blob");
+  n = 0;
+  for (int i = 0; i < b->num_values; i++) {
+    const bvalue *v = &b->values[i];
+    if (v->external) e[n++] = (wnn_params_entry){v->name, v->dtype, v->ndim, v->dims, v->data};
+  }
+  wnn_status st = wnn_params_write(&b->alloc, e, n, blob, blob_size);
+  wnn_free(&b->alloc, e, sizeof *e * (size_t)(n ? n : 1), 8);
+  if (st) return fail(st, "finish: params blob: %s", wnn_last_error());
+  wnn_sha256_of(*blob, *blob_size, ref);
+  wnn_wr64(ref + 32, *blob_size);
+  return WNN_OK;
+}
+
+static wnn_status finish(wnn_builder *b, void **data, size_t *size, void **pdata, size_t *psize);
+
 wnn_status wnn_builder_finish(wnn_builder *b, void **data, size_t *size) {
+  return finish(b, data, size, NULL, NULL);
+}
+
+wnn_status wnn_builder_finish_with_params(wnn_builder *b, void **data, size_t *size,
+                                          void **params, size_t *params_size) {
+  if (!params || !params_size) {
+    wnn_clear_error();
+    return fail(WNN_ERR_INVALID_ARGUMENT, "finish: NULL argument");
+  }
+  return finish(b, data, size, params, params_size);
+}
+
+static wnn_status finish(wnn_builder *b, void **data, size_t *size, void **pdata, size_t *psize) {
   wnn_clear_error();
   if (!b || !data || !size) return fail(WNN_ERR_INVALID_ARGUMENT, "finish: NULL argument");
   if (b->num_outputs == 0) return fail(WNN_ERR_INVALID_ARGUMENT, "finish: the graph has no outputs");
@@ -853,10 +893,17 @@ wnn_status wnn_builder_finish(wnn_builder *b, void **data, size_t *size) {
       v->codec = param_codec(v);
       if (v->codec == WNN_CODEC_FILL)
         wnn_fill_layout_add(&fills, wnn_dtype_size(v->dtype), v->data, v->nbytes);
+      /* Fills (one element) and empty params stay in the artifact. */
+      v->external = pdata && v->codec == WNN_CODEC_RAW && v->nbytes > 0;
+      if (v->external) continue;
       v->offset = weights_bytes;
       weights_bytes = align_up(weights_bytes + stored_bytes(v));
     }
   size_t fill_bytes = wnn_fill_layout_finish(&fills);
+
+  uint8_t *blob = NULL, ref[WNN_PARAMS_REF_SIZE];
+  size_t blob_size = 0;
+  if (pdata && (st = params_blob(b, &blob, &blob_size, ref))) return st;
 
   wnn_json_begin(&b->alloc);
   cJSON *g = graph_json(b, arena_bytes);
@@ -865,15 +912,18 @@ wnn_status wnn_builder_finish(wnn_builder *b, void **data, size_t *size) {
   uint8_t *weights = weights_bytes ? weights_blob(b, weights_bytes) : NULL;
   uint8_t *buf = NULL;
   if (gs && ms && (weights || !weights_bytes)) {
-    wnn_section_data sec[3] = {{WNN_SECTION_GRAPH, gs, strlen(gs)},
+    wnn_section_data sec[4] = {{WNN_SECTION_GRAPH, gs, strlen(gs)},
                                {WNN_SECTION_METADATA, ms, strlen(ms)},
+                               {WNN_SECTION_PARAMS_REF, ref, sizeof ref},
                                {WNN_SECTION_WEIGHTS, weights, weights_bytes}};
-    buf = wnn_container_write(&b->alloc, sec, weights_bytes ? 3 : 2, size);
+    if (!pdata) sec[2] = sec[3];
+    buf = wnn_container_write(&b->alloc, sec, 2 + (pdata != NULL) + (weights_bytes > 0), size);
   }
   int guarded = 0;
   for (int i = 0; i < b->num_nodes; i++) guarded |= b->nodes[i].num_guards > 0;
   uint64_t features = (guarded ? WNN_FEATURE_GUARDS : 0) | (b->inplace ? WNN_FEATURE_INPLACE : 0) |
-                      (b->num_dims || b->has_shape_nodes ? WNN_FEATURE_DYNAMIC : 0);
+                      (b->num_dims || b->has_shape_nodes ? WNN_FEATURE_DYNAMIC : 0) |
+                      (pdata ? WNN_FEATURE_EXTERNAL_PARAMS : 0);
   if (buf && features) { /* see format.h: why each bit is required */
     wnn_wr64(buf + 24, wnn_rd64(buf + 24) | features);
     wnn_container_reseal(buf);
@@ -884,19 +934,29 @@ wnn_status wnn_builder_finish(wnn_builder *b, void **data, size_t *size) {
   cJSON_Delete(g);
   cJSON_Delete(m);
   wnn_json_end();
-  if (!buf) return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory serializing the artifact");
+  if (!buf) {
+    if (blob) wnn_free(&b->alloc, blob, blob_size, 64);
+    return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory serializing the artifact");
+  }
 
   /* Load what we wrote: the runtime's checks are the builder's self-test. */
   wnn_load_options opt = {WNN_LOAD_BORROW, WNN_KERNELS_AUTO, &b->alloc};
   wnn_model *check = NULL;
-  st = wnn_model_load(buf, *size, &opt, &check);
+  wnn_params *bound = NULL;
+  st = blob ? wnn_params_load(blob, blob_size, &opt, &bound) : WNN_OK;
+  if (!st)
+    st = blob ? wnn_model_load_with_params(buf, *size, bound, &opt, &check)
+              : wnn_model_load(buf, *size, &opt, &check);
   wnn_model_free(check);
+  wnn_params_free(bound);
   if (st) {
     char why[512];
     snprintf(why, sizeof why, "%s", wnn_last_error());
     wnn_free(&b->alloc, buf, *size, 64);
+    if (blob) wnn_free(&b->alloc, blob, blob_size, 64);
     return fail(st, "the builder wrote an artifact the runtime rejects: %s", why);
   }
+  if (pdata) *pdata = blob, *psize = blob_size;
   *data = buf;
   return WNN_OK;
 }

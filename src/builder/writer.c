@@ -37,7 +37,8 @@ uint8_t *wnn_container_write(const wnn_allocator *a, const wnn_section_data *sec
     uint8_t *dst = buf + offset[i];
     if (sec[i].size) memcpy(dst, sec[i].data, sec[i].size);
     uint8_t *e = buf + WNN_HEADER_SIZE + (size_t)i * WNN_ENTRY_SIZE;
-    int required = sec[i].kind == WNN_SECTION_GRAPH || sec[i].kind == WNN_SECTION_WEIGHTS;
+    int required = sec[i].kind == WNN_SECTION_GRAPH || sec[i].kind == WNN_SECTION_WEIGHTS ||
+                   sec[i].kind == WNN_SECTION_PARAMS_REF;
     wnn_wr32(e, sec[i].kind);
     wnn_wr32(e + 4, WNN_CODEC_RAW);
     wnn_wr64(e + 8, offset[i]);

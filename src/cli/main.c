@@ -44,20 +44,22 @@ static const char usage_text[] =
     "\n"
     "commands:\n"
     "  convert MODEL.onnx -o OUT.wnn [--shape NAME=1x3x224x224]... [--const NAME=FILE]...\n"
-    "          [--max-memory BYTES] [--report FILE.json]\n"
+    "          [--max-memory BYTES] [--report FILE.json] [--params-out FILE.wnnp]\n"
     "      converts an ONNX model (not in wnn-wasi.wasm); --shape fixes an input's shape,\n"
     "      --const freezes an input to the tensor in FILE (.npy or .pb): the artifact\n"
     "      no longer has that input and is specialized to that value; --max-memory\n"
     "      caps the tensor data held while converting (like 512M or 2G; default 4G);\n"
-    "      --report writes the warnings and the outcome (status, message) as JSON\n"
-    "  info MODEL.wnn [--json]\n"
+    "      --report writes the warnings and the outcome (status, message) as JSON;\n"
+    "      --params-out writes the weights to a params blob of their own, which\n"
+    "      info, run and bench then take as --params FILE.wnnp\n"
+    "  info MODEL.wnn [--json] [--params FILE.wnnp]\n"
     "      inputs, outputs, params count, arena and weights bytes, metadata\n"
-    "  run MODEL.wnn --input NAME=FILE ... [--output-dir DIR]\n"
+    "  run MODEL.wnn --input NAME=FILE ... [--output-dir DIR] [--params FILE.wnnp]\n"
     "      runs the model once; FILE is .npy or an ONNX TensorProto .pb; NAME is an\n"
     "      input name or index; writes DIR/output_<i>.npy (DIR defaults to .) and\n"
     "      prints one JSON line per output\n"
     "  bench MODEL.wnn [--number N] [--repeat R] [--min-repeat-ms M] [--input NAME=FILE]...\n"
-    "        [--profile]\n"
+    "        [--profile] [--params FILE.wnnp]\n"
     "      times runs like TVM's time_evaluator (defaults: N=10, R=1, M=0; one\n"
     "      warm-up run; inputs not given are zeros) and prints JSON; --profile\n"
     "      then times each node over as many more runs: a \"profile\" list in the\n"
@@ -134,13 +136,15 @@ typedef struct cli_args {
   const char *input_specs[MAX_INPUT_SPECS];
   int num_inputs;
   const char *output_dir;
+  const char *params; /* --params FILE: the model's params blob */
   int json, profile;
   long number, repeat;
   double min_repeat_ms;
 } cli_args;
 
 enum { OPT_JSON = 1, OPT_INPUT = 2, OPT_OUTPUT_DIR = 4, OPT_NUMBER = 8, OPT_REPEAT = 16,
-       OPT_MIN_REPEAT_MS = 32, OPT_PROFILE = 64 };
+       OPT_MIN_REPEAT_MS = 32, OPT_PROFILE = 64,
+       OPT_PARAMS = 128 };
 
 static int parse_long(const char *opt, const char *text, long min, long *out) {
   char *end;
@@ -186,7 +190,7 @@ static int parse_args(const char *command, int argc, char **argv, int first, uns
     } opts[] = {{"--json", OPT_JSON, 0},          {"--input", OPT_INPUT, 1},
                 {"--output-dir", OPT_OUTPUT_DIR, 1}, {"--number", OPT_NUMBER, 1},
                 {"--repeat", OPT_REPEAT, 1},      {"--min-repeat-ms", OPT_MIN_REPEAT_MS, 1},
-                {"--profile", OPT_PROFILE, 0}};
+                {"--profile", OPT_PROFILE, 0},    {"--params", OPT_PARAMS, 1}};
     size_t k, n = 0;
     const char *eq = strchr(arg, '=');
     size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
@@ -211,6 +215,10 @@ static int parse_args(const char *command, int argc, char **argv, int first, uns
     switch (opts[k].flag) {
       case OPT_JSON: a->json = 1; break;
       case OPT_PROFILE: a->profile = 1; break;
+      case OPT_PARAMS:
+        if (!*value) return usage_error("%s: --params is empty", command);
+        a->params = value;
+        break;
       case OPT_INPUT:
         if (a->num_inputs == MAX_INPUT_SPECS)
           return usage_error("%s: more than %d --input options", command, MAX_INPUT_SPECS);
@@ -232,16 +240,34 @@ static int parse_args(const char *command, int argc, char **argv, int first, uns
 
 /* ------------------------------------------------------------- the model */
 
-static int load_model(const char *path, wnn_model **model) {
+/* The model, bound to the params blob at params_path when one is given. */
+static int load_model(const char *path, const char *params_path, wnn_model **model) {
   void *data;
   size_t size;
   char err[512];
-  if (wnn_file_read(path, &data, &size, err, sizeof err) != WNN_OK)
+  wnn_params *params = NULL;
+  if (params_path) {
+    if (wnn_file_read(params_path, &data, &size, err, sizeof err) != WNN_OK)
+      return fail("%s: %s", params_path, err);
+    wnn_status st = wnn_params_load(data, size, NULL, &params);
+    free(data);
+    if (st != WNN_OK)
+      return fail("%s: cannot load params: %s: %s", params_path, wnn_status_str(st),
+                  wnn_last_error());
+  }
+  if (wnn_file_read(path, &data, &size, err, sizeof err) != WNN_OK) {
+    wnn_params_free(params);
     return fail("%s: %s", path, err);
-  wnn_status st = wnn_model_load(data, size, NULL, model);
+  }
+  wnn_status st = params ? wnn_model_load_with_params(data, size, params, NULL, model)
+                         : wnn_model_load(data, size, NULL, model);
   free(data);
+  wnn_params_free(params); /* the model holds its own reference */
   if (st != WNN_OK)
-    return fail("%s: cannot load model: %s: %s", path, wnn_status_str(st), wnn_last_error());
+    return fail("%s: cannot load model: %s: %s%s", path, wnn_status_str(st), wnn_last_error(),
+                st == WNN_ERR_FEATURE && !params_path && strstr(wnn_last_error(), "params blob")
+                    ? " (pass it with --params FILE.wnnp)"
+                    : "");
   return 0;
 }
 
@@ -491,10 +517,10 @@ static void print_dims(FILE *f, const wnn_model *model, int json) {
 
 static int cmd_info(int argc, char **argv) {
   cli_args a;
-  int rc = parse_args("info", argc, argv, 2, OPT_JSON, &a);
+  int rc = parse_args("info", argc, argv, 2, OPT_JSON | OPT_PARAMS, &a);
   if (rc) return rc;
   wnn_model *model;
-  if ((rc = load_model(a.model, &model))) return rc;
+  if ((rc = load_model(a.model, a.params, &model))) return rc;
   int ni = wnn_model_num_inputs(model), no = wnn_model_num_outputs(model);
   const char *meta = wnn_model_metadata(model);
   if (!meta || !*meta) meta = "null";
@@ -595,10 +621,10 @@ static int write_outputs(const wnn_model *model, wnn_executor *exec, const char 
 
 static int cmd_run(int argc, char **argv) {
   cli_args a;
-  int rc = parse_args("run", argc, argv, 2, OPT_INPUT | OPT_OUTPUT_DIR, &a);
+  int rc = parse_args("run", argc, argv, 2, OPT_INPUT | OPT_OUTPUT_DIR | OPT_PARAMS, &a);
   if (rc) return rc;
   wnn_model *model;
-  if ((rc = load_model(a.model, &model))) return rc;
+  if ((rc = load_model(a.model, a.params, &model))) return rc;
   wnn_executor *exec = NULL;
   rc = prepare(model, &a, 1, &exec);
   if (!rc && wnn_executor_run(exec) != WNN_OK)
@@ -713,10 +739,11 @@ static int bench_profile(const char *file, const wnn_model *model, wnn_executor 
 static int cmd_bench(int argc, char **argv) {
   cli_args a;
   int rc = parse_args("bench", argc, argv, 2,
-                      OPT_INPUT | OPT_NUMBER | OPT_REPEAT | OPT_MIN_REPEAT_MS | OPT_PROFILE, &a);
+                      OPT_INPUT | OPT_NUMBER | OPT_REPEAT | OPT_MIN_REPEAT_MS | OPT_PROFILE | OPT_PARAMS,
+                      &a);
   if (rc) return rc;
   wnn_model *model;
-  if ((rc = load_model(a.model, &model))) return rc;
+  if ((rc = load_model(a.model, a.params, &model))) return rc;
   wnn_executor *exec = NULL;
   double *results = NULL;
   rc = prepare(model, &a, 0, &exec);
@@ -946,6 +973,7 @@ static int cmd_convert(int argc, char **argv) {
   const char *const_specs[MAX_SHAPE_SPECS];
   int num_consts = 0;
   size_t max_memory = 0;
+  const char *params_out = NULL;
   for (int i = 2; i < argc; i++) {
     const char *arg = argv[i];
     const char *value = NULL;
@@ -959,13 +987,14 @@ static int cmd_convert(int argc, char **argv) {
     }
     if (!strcmp(arg, "-o") || !strcmp(arg, "--output") || !strcmp(arg, "--shape") ||
         !strcmp(arg, "--const") || !strcmp(arg, "--max-memory") || !strcmp(arg, "--report") ||
-        !strcmp(arg, "--default-shape") || !strcmp(arg, "--max-shape")) {
+        !strcmp(arg, "--default-shape") || !strcmp(arg, "--max-shape") ||
+        !strcmp(arg, "--params-out")) {
       if (i + 1 >= argc) return usage_error("convert: %s needs a value", arg);
       value = argv[++i];
     } else if (!strncmp(arg, "--output=", 9) || !strncmp(arg, "--shape=", 8) ||
                !strncmp(arg, "--const=", 8) || !strncmp(arg, "--max-memory=", 13) ||
                !strncmp(arg, "--report=", 9) || !strncmp(arg, "--default-shape=", 16) ||
-               !strncmp(arg, "--max-shape=", 12)) {
+               !strncmp(arg, "--max-shape=", 12) || !strncmp(arg, "--params-out=", 13)) {
       value = strchr(arg, '=') + 1;
     } else if (arg[0] == '-' && arg[1]) {
       return usage_error("convert: unknown option '%s'", arg);
@@ -1002,6 +1031,9 @@ static int cmd_convert(int argc, char **argv) {
       if (num_consts == MAX_SHAPE_SPECS)
         return usage_error("convert: more than %d --const options", MAX_SHAPE_SPECS);
       const_specs[num_consts++] = value;
+    } else if (!strncmp(arg, "--params-out", 12)) {
+      if (!*value) return usage_error("convert: the --params-out path is empty");
+      params_out = value;
     } else if (!strncmp(arg, "--report", 8)) {
       if (!*value) return usage_error("convert: the --report path is empty");
       report_path = value;
@@ -1021,6 +1053,7 @@ static int cmd_convert(int argc, char **argv) {
   (void)no_quant_rewrites;
   (void)max_memory;
   (void)const_specs;
+  (void)params_out;
   fputs("wnn: convert: this command has no ONNX importer (dist/wnn-wasi.wasm runs models only):\n"
         "  convert with dist/wnn-convert.wasm (the same CLI with the importer; `npx wnn convert`\n"
         "  in the npm package) or the native build/native/wnn, then run the .wnn artifact here.\n",
@@ -1097,6 +1130,7 @@ static int cmd_convert(int argc, char **argv) {
   opt.consts = consts;
   opt.num_consts = num_consts;
   opt.max_memory = max_memory;
+  opt.split_params = params_out != NULL;
   wnn_import_result res;
   res.unsupported = false;
   res.num_nodes = 0;
@@ -1108,11 +1142,16 @@ static int cmd_convert(int argc, char **argv) {
       snprintf(msg, sizeof msg, "%s", res.msg);
       rc = res.unsupported ? EXIT_UNSUPPORTED : EXIT_FAIL;
     } else {
-      if ((st = wnn_file_write(out, res.artifact, res.size, err, sizeof err)) != WNN_OK) {
+      if (params_out &&
+          (st = wnn_file_write(params_out, res.params, res.params_size, err, sizeof err)) != WNN_OK) {
+        rc = fail("convert: %s: %s", params_out, err);
+        snprintf(msg, sizeof msg, "%s: %s", params_out, err);
+      } else if ((st = wnn_file_write(out, res.artifact, res.size, err, sizeof err)) != WNN_OK) {
         rc = fail("convert: %s: %s", out, err);
         snprintf(msg, sizeof msg, "%s: %s", out, err);
       }
       free(res.artifact);
+      free(res.params);
     }
   }
   rc = convert_report_end(&report, report_path, rc, st, msg, rc == EXIT_UNSUPPORTED, rc ? 0 : res.num_nodes,

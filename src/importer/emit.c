@@ -36,7 +36,7 @@ static wnn_status param(wnn_ir_graph *g, wnn_builder *b, int v, int *map) {
 }
 
 wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, void **artifact, size_t *size,
-                    int *num_nodes) {
+                    void **params, size_t *params_size, int *num_nodes) {
   wnn_builder *b = NULL;
   wnn_status st = wnn_builder_create(NULL, &b);
   if (st) return wnn_ir_fail(g, st, false, "%s", wnn_last_error());
@@ -186,22 +186,29 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, void **artifact, si
       wnn_ir_fail(g, st, wnn_status_is_unsupported(st), "graph output '%s': %s", x->name,
                   wnn_last_error());
   }
-  void *data = NULL;
-  size_t n = 0;
+  void *data = NULL, *pdata = NULL;
+  size_t n = 0, pn = 0;
   if (!st) {
-    st = wnn_builder_finish(b, &data, &n);
+    st = params ? wnn_builder_finish_with_params(b, &data, &n, &pdata, &pn)
+                : wnn_builder_finish(b, &data, &n);
     if (st) wnn_ir_fail(g, st, wnn_status_is_unsupported(st), "%s", wnn_last_error());
   }
   if (!st) {
     *artifact = malloc(n ? n : 1);
-    if (!*artifact) st = wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
-    else {
+    void *pcopy = params ? malloc(pn ? pn : 1) : NULL;
+    if (!*artifact || (params && !pcopy)) {
+      free(*artifact), free(pcopy);
+      *artifact = NULL;
+      st = wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+    } else {
       memcpy(*artifact, data, n);
       *size = n;
+      if (params) memcpy(pcopy, pdata, pn), *params = pcopy, *params_size = pn;
       *num_nodes = nodes;
     }
   }
   if (data) wnn_builder_free_artifact(b, data, n);
+  if (pdata) wnn_builder_free_artifact(b, pdata, pn);
   wnn_builder_free(b);
   free(map);
   free(half_in);

@@ -268,6 +268,7 @@ static wnn_status attempt(wnn_ir_graph *g, const void *data, size_t size,
     wnn_pass_dce(g, &n);
     warn_narrowed(g);
     st = wnn_emit(g, opt ? opt->model_name : NULL, &result->artifact, &result->size,
+                  opt && opt->split_params ? &result->params : NULL, &result->params_size,
                   &result->num_nodes);
   }
   return st;

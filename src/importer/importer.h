@@ -70,6 +70,9 @@ typedef struct wnn_import_options {
    * DequantizeLinear, the dynamic chain as its ONNX ops, QLinearMatMul's B
    * unpacked. For comparisons and debugging. */
   bool no_quant_rewrites;
+  /* --params-out: the weights go to a params blob of their own
+   * (result->params; docs/params.md) and the artifact refers to it. */
+  bool split_params;
 } wnn_import_options;
 
 #define WNN_IMPORT_DEFAULT_MAX_MEMORY ((size_t)4 << 30)
@@ -77,6 +80,8 @@ typedef struct wnn_import_options {
 typedef struct wnn_import_result {
   void *artifact;                 /* malloc'd; the caller frees it */
   size_t size;
+  void *params;                   /* split_params: the blob, malloc'd; else NULL */
+  size_t params_size;
   /* On failure: a message (no "wnn:" prefix) and whether the cause is
    * something wnn does not support (an op, attribute value, dtype or
    * feature) rather than a bad file or model. */

@@ -68,9 +68,10 @@ wnn_status wnn_pass_s2d_conv(wnn_ir_graph *g, int *folded);
  * recounts readers. *removed counts them. */
 void wnn_pass_dce(wnn_ir_graph *g, int *removed);
 
-/* Emits the live graph through the builder. *artifact is malloc'd. */
+/* Emits the live graph through the builder. *artifact is malloc'd; with
+ * params non-NULL the weights go to a params blob there (malloc'd too). */
 wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, void **artifact, size_t *size,
-                    int *num_nodes);
+                    void **params, size_t *params_size, int *num_nodes);
 
 /* Statuses that mean "wnn does not support this" rather than "bad model". */
 bool wnn_status_is_unsupported(wnn_status st);

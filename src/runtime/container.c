@@ -130,6 +130,7 @@ wnn_status wnn_container_read(const uint8_t *buf, size_t size, int verify_sectio
       case WNN_SECTION_GRAPH: dst = &c.graph; break;
       case WNN_SECTION_WEIGHTS: dst = &c.weights; break;
       case WNN_SECTION_METADATA: dst = &c.metadata; break;
+      case WNN_SECTION_PARAMS_REF: dst = &c.params_ref; break;
       default:
         if (e[i].flags & WNN_SECTION_FLAG_REQUIRED)
           return fail(WNN_ERR_FEATURE, "artifact requires section kind %u, unknown to this library",
@@ -154,6 +155,13 @@ wnn_status wnn_container_read(const uint8_t *buf, size_t size, int verify_sectio
   }
   if (!c.graph.data) return fail(WNN_ERR_BAD_SECTION, "artifact has no GRAPH section");
   if (!c.metadata.data) return fail(WNN_ERR_BAD_SECTION, "artifact has no METADATA section");
+  if (c.params_ref.data && c.params_ref.size != WNN_PARAMS_REF_SIZE)
+    return fail(WNN_ERR_BAD_SECTION, "section PARAMS_REF has %zu bytes (expected %d)",
+                c.params_ref.size, WNN_PARAMS_REF_SIZE);
+  if (!!c.params_ref.data != !!(required & WNN_FEATURE_EXTERNAL_PARAMS))
+    return fail(WNN_ERR_BAD_SECTION,
+                "%s: feature bit 0 (EXTERNAL_PARAMS) and the PARAMS_REF section go together",
+                c.params_ref.data ? "PARAMS_REF without feature bit 0" : "feature bit 0 without PARAMS_REF");
   c.required_features = required;
   *out = c;
   return WNN_OK;

@@ -20,7 +20,7 @@ enum {
   WNN_SECTION_WEIGHTS = 2,
   WNN_SECTION_METADATA = 3,
   WNN_SECTION_NAMES = 4,      /* reserved */
-  WNN_SECTION_PARAMS_REF = 5  /* reserved */
+  WNN_SECTION_PARAMS_REF = 5  /* the params blob's SHA-256 (32) and file size (8) */
 };
 
 /* Codec numbers, one space for sections and params (docs/format.md): a section
@@ -30,8 +30,12 @@ enum {
 enum { WNN_CODEC_RAW = 0, WNN_CODEC_FILL = 3 };
 enum { WNN_SECTION_FLAG_REQUIRED = 1u << 0 };
 
-/* Required feature bits (docs/format.md). Bits 0 and 1 are reserved for
- * EXTERNAL_PARAMS and INTEGER_NAMES. Bit 2, GUARDS: some node carries "when"
+/* Required feature bits (docs/format.md). Bit 1 is reserved for
+ * INTEGER_NAMES. Bit 0, EXTERNAL_PARAMS: some params live in a params blob
+ * (docs/params.md) that the PARAMS_REF section identifies; the model loads
+ * only with it (wnn_model_load_with_params). */
+#define WNN_FEATURE_EXTERNAL_PARAMS (UINT64_C(1) << 0)
+/* Bit 2, GUARDS: some node carries "when"
  * guards; a reader that ignored them would run both branches of an If. */
 #define WNN_FEATURE_GUARDS (UINT64_C(1) << 2)
 /* Bit 3, INPLACE: the plan puts some node's output over one of its inputs
@@ -45,7 +49,7 @@ enum { WNN_SECTION_FLAG_REQUIRED = 1u << 0 };
 #define WNN_FEATURE_DYNAMIC (UINT64_C(1) << 4)
 /* Feature bits this reader knows. */
 #define WNN_KNOWN_REQUIRED_FEATURES \
-  (WNN_FEATURE_GUARDS | WNN_FEATURE_INPLACE | WNN_FEATURE_DYNAMIC)
+  (WNN_FEATURE_EXTERNAL_PARAMS | WNN_FEATURE_GUARDS | WNN_FEATURE_INPLACE | WNN_FEATURE_DYNAMIC)
 /* At most this many guards per node ("when"; the If nesting depth). */
 #define WNN_MAX_GUARDS 8
 
@@ -57,8 +61,11 @@ typedef struct wnn_section {
 typedef struct wnn_container {
   uint16_t major, minor;
   uint64_t required_features;
-  wnn_section graph, weights, metadata;
+  wnn_section graph, weights, metadata, params_ref;
 } wnn_container;
+
+/* Bytes of a PARAMS_REF section. */
+#define WNN_PARAMS_REF_SIZE 40
 
 /* Checks magic, version, features, sizes and the section table of buf, and the
  * CRCs (section CRCs only when verify_sections). On failure returns the status

@@ -9,6 +9,7 @@
 #include "base/status.h"
 #include "ops/op.h"
 #include "runtime/model.h"
+#include "runtime/params.h"
 #include "runtime/plan.h"
 #include "runtime/replan.h"
 
@@ -168,6 +169,34 @@ static wnn_status read_value(wnn_model *m, const cJSON *j, int index, const uint
                     v->offset, ARENA_ALIGN);
       break;
     case WNN_VALUE_PARAM: {
+      const cJSON *ext = cJSON_GetObjectItemCaseSensitive(j, "external");
+      if (ext) { /* in the params blob (docs/params.md) */
+        const char *pname = v->name ? v->name : "unnamed";
+        if (!cJSON_IsString(ext) || !ext->valuestring[0])
+          return fail(WNN_ERR_MALFORMED, "graph: %s.external is not a tensor name", where);
+        if (!m->bound)
+          return fail(WNN_ERR_MALFORMED,
+                      "graph: %s (%s) is external, but the artifact does not set feature bit 0 "
+                      "(EXTERNAL_PARAMS)", where, pname);
+        const char *en = ext->valuestring;
+        const wnn_params_tensor *t = wnn_params_find(m->bound, en, strlen(en));
+        if (!t)
+          return fail(WNN_ERR_NOT_FOUND, "params: the blob has no tensor '%s' (param %s)", en, pname);
+        if (t->dtype != v->dtype)
+          return fail(WNN_ERR_DTYPE, "params: tensor '%s' is %s in the blob, the model's param %s is %s",
+                      en, wnn_dtype_name(t->dtype), pname, wnn_dtype_name(v->dtype));
+        int same = t->ndim == v->ndim;
+        for (int d = 0; same && d < v->ndim; d++) same = t->dims[d] == v->dims[d];
+        if (!same)
+          return fail(WNN_ERR_SHAPE, "params: tensor '%s' has another shape (%d dims) in the blob "
+                      "than the model's param %s (%d dims)", en, t->ndim, pname, v->ndim);
+        if (t->size != v->nbytes)
+          return fail(WNN_ERR_SIZE, "params: tensor '%s' has %zu bytes, the model's param %s %zu",
+                      en, t->size, pname, v->nbytes);
+        v->data = t->data;
+        v->codec = WNN_CODEC_RAW;
+        break;
+      }
       size_t offset, nbytes;
       int64_t codec = 0;
       if ((st = get_size(j, "offset", where, &offset))) return st;
@@ -921,8 +950,8 @@ static wnn_status read_metadata(wnn_model *m, const wnn_section *s) {
   return m->metadata ? WNN_OK : fail(WNN_ERR_OUT_OF_MEMORY, "out of memory copying metadata");
 }
 
-wnn_status wnn_model_load(const void *data, size_t size, const wnn_load_options *options,
-                          wnn_model **out) {
+static wnn_status load(const void *data, size_t size, wnn_params *params,
+                       const wnn_load_options *options, wnn_model **out) {
   wnn_clear_error();
   if (!out) return fail(WNN_ERR_INVALID_ARGUMENT, "wnn_model_load: out is NULL");
   wnn_load_options opt = {0, WNN_KERNELS_AUTO, NULL};
@@ -954,8 +983,29 @@ wnn_status wnn_model_load(const void *data, size_t size, const wnn_load_options 
   wnn_status st = wnn_container_read(data, size, verify, &c);
   if (st) return st;
 
+  if (c.params_ref.data && !params)
+    return fail(WNN_ERR_FEATURE,
+                "the artifact's weights are in a params blob (feature bit 0, EXTERNAL_PARAMS): "
+                "load it with wnn_model_load_with_params");
+  if (params && !c.params_ref.data)
+    return fail(WNN_ERR_INVALID_ARGUMENT,
+                "the artifact is self-contained (no PARAMS_REF): load it without params");
+  if (params) { /* the blob the converter wrote the artifact against */
+    const uint8_t *ref = c.params_ref.data, *digest = wnn_params_digest(params);
+    if (wnn_rd64(ref + 32) != wnn_params_file_size(params) || (digest && memcmp(digest, ref, 32)))
+      return fail(WNN_ERR_CHECKSUM,
+                  "params: the blob (%zu bytes) is not the one the artifact was converted with "
+                  "(%llu bytes, SHA-256 %02x%02x%02x%02x...)",
+                  wnn_params_file_size(params), (unsigned long long)wnn_rd64(ref + 32), ref[0],
+                  ref[1], ref[2], ref[3]);
+  }
+
   wnn_model *m = wnn_calloc(a, 1, sizeof *m, 16);
   if (!m) return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory for the model");
+  if (params) {
+    wnn_params_retain(params);
+    m->bound = params;
+  }
   m->allocator = *a;
   m->kernels = opt.kernels;
   m->dynamic = (c.required_features & WNN_FEATURE_DYNAMIC) != 0;
@@ -1010,6 +1060,20 @@ wnn_status wnn_model_load(const void *data, size_t size, const wnn_load_options 
   return WNN_OK;
 }
 
+wnn_status wnn_model_load(const void *data, size_t size, const wnn_load_options *options,
+                          wnn_model **out) {
+  return load(data, size, NULL, options, out);
+}
+
+wnn_status wnn_model_load_with_params(const void *data, size_t size, wnn_params *params,
+                                      const wnn_load_options *options, wnn_model **out) {
+  if (!params) {
+    wnn_clear_error();
+    return fail(WNN_ERR_INVALID_ARGUMENT, "wnn_model_load_with_params: params is NULL");
+  }
+  return load(data, size, params, options, out);
+}
+
 void wnn_model_free(wnn_model *m) {
   if (!m) return;
   const wnn_allocator a = m->allocator;
@@ -1035,6 +1099,7 @@ void wnn_model_free(wnn_model *m) {
   wnn_free(&a, m->weights_copy, m->weights_size, 64);
   if (m->fills) wnn_free(&a, m->fills, m->fills_size, 64);
   wnn_free(&a, m->copy, m->copy_size, 64);
+  wnn_params_release(m->bound);
   wnn_free(&a, m, sizeof *m, 16);
 }
 

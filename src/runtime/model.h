@@ -76,6 +76,8 @@ struct wnn_model {
   size_t copy_size;
   uint8_t *weights_copy;       /* weights realigned from a misaligned borrowed buffer */
   size_t weights_size;
+  struct wnn_params *bound;    /* the params blob external params live in (a counted
+                                  reference), or NULL */
   uint8_t *fills;              /* FILL params materialized, 64-byte aligned */
   size_t fills_size;
   int num_values, num_nodes, num_inputs, num_outputs, num_params;

@@ -280,3 +280,30 @@ const uint8_t *wnn_params_digest(const wnn_params *params) {
 }
 
 size_t wnn_params_file_size(const wnn_params *params) { return params ? params->file_size : 0; }
+
+/* ------------------------------------------------------------- public API */
+
+wnn_status wnn_params_load(const void *data, size_t size, const wnn_load_options *options,
+                           wnn_params **out) {
+  wnn_clear_error();
+  if (options && (options->flags & ~(unsigned)(WNN_LOAD_BORROW | WNN_LOAD_NO_CHECKSUM)))
+    return fail(WNN_ERR_INVALID_ARGUMENT, "wnn_params_load: unknown flags 0x%x", options->flags);
+  if (options && options->allocator && (!options->allocator->alloc || !options->allocator->free))
+    return fail(WNN_ERR_INVALID_ARGUMENT, "wnn_params_load: allocator lacks alloc or free");
+  return wnn_params_open(data, size, options, out);
+}
+
+void wnn_params_free(wnn_params *params) { wnn_params_release(params); }
+
+int wnn_params_count(const wnn_params *params) { return wnn_params_tensor_count(params); }
+
+wnn_status wnn_params_info(const wnn_params *params, int index, wnn_tensor_info *info) {
+  wnn_clear_error();
+  if (!params || !info) return fail(WNN_ERR_INVALID_ARGUMENT, "params info: params or info is NULL");
+  const wnn_params_tensor *t = wnn_params_tensor_at(params, index);
+  if (!t)
+    return fail(WNN_ERR_OUT_OF_RANGE, "params info: index %d, the blob has %d tensors", index,
+                params->count);
+  *info = (wnn_tensor_info){t->name, t->dtype, t->ndim, t->dims, t->size};
+  return WNN_OK;
+}

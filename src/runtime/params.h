@@ -1,7 +1,7 @@
 /* The params blob (.wnnp, docs/params.md): a container of named tensors that
  * graph artifacts refer to by digest. This is the reader; the writer is
- * src/builder/params_writer.h. Internal until models bind it (issue 11):
- * the public wnn_params API of docs/params.md wraps these. */
+ * src/builder/params_writer.h. The public API (wnn.h: wnn_params_load, free,
+ * count, info) wraps these. */
 #ifndef WNN_PARAMS_H
 #define WNN_PARAMS_H
 
@@ -27,8 +27,6 @@ typedef struct wnn_params_tensor {
   const void *data; /* size decoded bytes */
   size_t size;
 } wnn_params_tensor;
-
-typedef struct wnn_params wnn_params;
 
 /* Checks and loads a blob: header, table, dims, names (unique, sorted), every
  * tensor's bounds, alignment, dtype, shape and size; CRCs of the header block

@@ -10,12 +10,15 @@
 #include <string.h>
 
 #include "builder/params_writer.h"
+#include "builder/writer.h"
 #include "runtime/alloc.h"
 #include "runtime/format.h"
 #include "runtime/params.h"
 #include "runtime/sha256.h"
 #include "wnn.h"
+#include "wnn_builder.h"
 #include "../test.h"
+#include "robustness.h"
 
 static int hex_is(const uint8_t d[32], const char *hex) {
   char s[65];
@@ -313,6 +316,180 @@ TEST(every_truncation_and_flip) {
   unmake(orig, size);
 }
 
+/* ------------------------------------------------ models bound to a blob */
+
+/* y = x W + b with W [4, 3] (raw: goes to the blob), b [3] raw too, and a
+ * uniform [16, 16] param (a fill: stays in the artifact) added to nothing
+ * but output as "ones". scale multiplies W, so that two builds differ. */
+static void *build(float scale, int with_params, size_t *size, void **blob, size_t *blob_size) {
+  wnn_builder *b = NULL;
+  if (wnn_builder_create(NULL, &b)) return NULL;
+  static float w[12], bias[3] = {0.5f, -1.0f, 2.0f}, ones[256];
+  for (int i = 0; i < 12; i++) w[i] = scale * (float)(i - 5) / 4;
+  for (int i = 0; i < 256; i++) ones[i] = 1.0f;
+  int64_t sx[2] = {2, 4}, sw[2] = {4, 3}, sb[1] = {3}, so[2] = {16, 16};
+  int x, W, B, O, mm, y;
+  int ok = !wnn_builder_add_input(b, "x", WNN_DTYPE_F32, 2, sx, &x) &&
+           !wnn_builder_add_param(b, "fc.weight", WNN_DTYPE_F32, 2, sw, w, &W) &&
+           !wnn_builder_add_param(b, "fc.bias", WNN_DTYPE_F32, 1, sb, bias, &B) &&
+           !wnn_builder_add_param(b, "ones", WNN_DTYPE_F32, 2, so, ones, &O) &&
+           !wnn_builder_add_node(b, "MatMul", NULL, (int[]){x, W}, 2, NULL, 1, &mm) &&
+           !wnn_builder_add_node(b, "Add", NULL, (int[]){mm, B}, 2, NULL, 1, &y) &&
+           !wnn_builder_add_output(b, y, "y") && !wnn_builder_add_output(b, O, "ones");
+  void *data = NULL;
+  if (ok && with_params) ok = !wnn_builder_finish_with_params(b, &data, size, blob, blob_size);
+  else if (ok) ok = !wnn_builder_finish(b, &data, size);
+  wnn_builder_free(b);
+  return ok ? data : NULL;
+}
+
+static void free_buf(void *p, size_t size) { wnn_free(&wnn_default_allocator, p, size, 64); }
+
+/* y of model m on x = 0.25 i. */
+static int run_y(wnn_model *m, float y[6]) {
+  wnn_executor *ex = NULL;
+  if (wnn_executor_create(m, &ex)) return 0;
+  float x[8];
+  int64_t shape[2] = {2, 4};
+  for (int i = 0; i < 8; i++) x[i] = 0.25f * (float)i;
+  DLTensor t = dl_tensor(x, WNN_DTYPE_F32, 2, shape);
+  int ok = !wnn_executor_set_input(ex, 0, &t) && !wnn_executor_run(ex) &&
+           !wnn_executor_copy_output(ex, 0, y, 6 * sizeof(float));
+  DLTensor o;
+  ok = ok && !wnn_executor_get_output_by_name(ex, "ones", &o);
+  for (int i = 0; ok && i < 256; i++) ok = ((const float *)o.data)[i] == 1.0f;
+  wnn_executor_destroy(ex);
+  return ok;
+}
+
+TEST(model_with_params_apart_runs_like_the_whole) {
+  size_t whole_size = 0, size = 0, blob_size = 0;
+  void *blob = NULL;
+  void *whole = build(1.0f, 0, &whole_size, NULL, NULL);
+  void *graph = build(1.0f, 1, &size, &blob, &blob_size);
+  CHECK(whole && graph && blob);
+  if (!whole || !graph || !blob) return;
+  /* The weights left the artifact: it is smaller by at least W and b. */
+  CHECK(size + 60 <= whole_size);
+  wnn_model *ref = NULL;
+  CHECK_OK(wnn_model_load(whole, whole_size, NULL, &ref));
+  wnn_params *p = NULL;
+  CHECK_OK(wnn_params_load(blob, blob_size, NULL, &p));
+  CHECK(wnn_params_count(p) == 2); /* fc.bias, fc.weight: "ones" is a fill */
+  wnn_tensor_info info;
+  CHECK_OK(wnn_params_info(p, 1, &info));
+  CHECK(!strcmp(info.name, "fc.weight") && info.ndim == 2 && info.shape[1] == 3 &&
+        info.nbytes == 48 && info.dtype == WNN_DTYPE_F32);
+  CHECK_STATUS(wnn_params_info(p, 2, &info), WNN_ERR_OUT_OF_RANGE);
+  /* Plain load refuses, naming what to do; params with a whole artifact too. */
+  wnn_model *m1 = NULL, *m2 = NULL;
+  CHECK_STATUS(wnn_model_load(graph, size, NULL, &m1), WNN_ERR_FEATURE);
+  CHECK(strstr(wnn_last_error(), "wnn_model_load_with_params") != NULL);
+  CHECK_STATUS(wnn_model_load_with_params(whole, whole_size, p, NULL, &m1),
+               WNN_ERR_INVALID_ARGUMENT);
+  CHECK(m1 == NULL);
+  /* Two models on one blob; the weights are the blob's bytes, once. */
+  CHECK_OK(wnn_model_load_with_params(graph, size, p, NULL, &m1));
+  wnn_load_options borrow = {WNN_LOAD_BORROW, WNN_KERNELS_AUTO, NULL};
+  CHECK_OK(wnn_model_load_with_params(graph, size, p, &borrow, &m2));
+  wnn_params_free(p); /* the models keep it */
+  float want[6], got1[6], got2[6];
+  CHECK(ref && run_y(ref, want));
+  CHECK(m1 && run_y(m1, got1));
+  CHECK(m2 && run_y(m2, got2));
+  CHECK(memcmp(want, got1, sizeof want) == 0 && memcmp(want, got2, sizeof want) == 0);
+  CHECK(wnn_model_weights_bytes(m1) < wnn_model_weights_bytes(ref));
+  wnn_model_free(m1);
+  memset(blob, 0, blob_size); /* copied at load: the caller's bytes may go */
+  CHECK(m2 && run_y(m2, got2) && memcmp(want, got2, sizeof want) == 0);
+  wnn_model_free(m2);
+  wnn_model_free(ref);
+  free_buf(whole, whole_size);
+  free_buf(graph, size);
+  free_buf(blob, blob_size);
+}
+
+TEST(mismatched_params_refused_by_name) {
+  size_t size = 0, blob_size = 0, other_size = 0, osize = 0;
+  void *blob = NULL, *other = NULL;
+  void *graph = build(1.0f, 1, &size, &blob, &blob_size);
+  void *ograph = build(2.0f, 1, &osize, &other, &other_size); /* other weights */
+  CHECK(graph && blob && ograph && other);
+  if (!graph || !blob || !ograph || !other) return;
+  wnn_params *p = NULL;
+  wnn_model *m = NULL;
+  /* Another blob of the same names and shapes: its digest differs. */
+  CHECK_OK(wnn_params_load(other, other_size, NULL, &p));
+  CHECK_STATUS(wnn_model_load_with_params(graph, size, p, NULL, &m), WNN_ERR_CHECKSUM);
+  CHECK(strstr(wnn_last_error(), "not the one the artifact was converted with") != NULL);
+  wnn_params_free(p);
+  /* Blobs loaded without checksums are bound by name, dtype and shape. */
+  wnn_load_options nock = {WNN_LOAD_NO_CHECKSUM, WNN_KERNELS_AUTO, NULL};
+  const int64_t s3[1] = {3}, s43[2] = {4, 3}, s34[2] = {3, 4};
+  static const float v12[12], v3[3];
+  static const int64_t i3[3];
+  const struct {
+    wnn_params_entry e[2];
+    wnn_status st;
+    const char *text;
+  } cases[] = {
+      {{{"fc.bias", WNN_DTYPE_F32, 1, s3, v3}, {"fc.weigh", WNN_DTYPE_F32, 2, s43, v12}},
+       WNN_ERR_NOT_FOUND, "no tensor 'fc.weight'"},
+      {{{"fc.bias", WNN_DTYPE_I64, 1, s3, i3}, {"fc.weight", WNN_DTYPE_F32, 2, s43, v12}},
+       WNN_ERR_DTYPE, "'fc.bias' is int64 in the blob"},
+      {{{"fc.bias", WNN_DTYPE_F32, 1, s3, v3}, {"fc.weight", WNN_DTYPE_F32, 2, s34, v12}},
+       WNN_ERR_SHAPE, "'fc.weight' has another shape"},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    uint8_t *bb = NULL;
+    size_t bs = 0;
+    CHECK_OK(wnn_params_write(&wnn_default_allocator, cases[c].e, 2, &bb, &bs));
+    /* The same file size as the real blob, so only the binding can tell. */
+    CHECK(bs == blob_size);
+    wnn_params *q = NULL;
+    CHECK_OK(wnn_params_load(bb, bs, &nock, &q));
+    m = (wnn_model *)(uintptr_t)1;
+    CHECK_STATUS(wnn_model_load_with_params(graph, size, q, NULL, &m), cases[c].st);
+    CHECK(m == (wnn_model *)(uintptr_t)1);
+    if (!strstr(wnn_last_error(), cases[c].text)) {
+      printf("  case %zu: '%s' lacks '%s'\n", c, wnn_last_error(), cases[c].text);
+      CHECK(0);
+    }
+    wnn_params_free(q);
+    wnn_free(&wnn_default_allocator, bb, bs, 64);
+  }
+  /* The right blob without checksums binds. */
+  CHECK_OK(wnn_params_load(blob, blob_size, &nock, &p));
+  CHECK_OK(wnn_model_load_with_params(graph, size, p, NULL, &m));
+  wnn_model_free(m);
+  wnn_params_free(p);
+  CHECK_STATUS(wnn_model_load_with_params(graph, size, NULL, NULL, &m), WNN_ERR_INVALID_ARGUMENT);
+  free_buf(graph, size);
+  free_buf(blob, blob_size);
+  free_buf(ograph, osize);
+  free_buf(other, other_size);
+}
+
+TEST(feature_bit_and_params_ref_go_together) {
+  size_t whole_size = 0, size = 0, blob_size = 0;
+  void *blob = NULL;
+  uint8_t *whole = build(1.0f, 0, &whole_size, NULL, NULL);
+  uint8_t *graph = build(1.0f, 1, &size, &blob, &blob_size);
+  CHECK(whole && graph);
+  if (!whole || !graph) return;
+  CHECK((wnn_rd64(graph + 24) & 1) == 1 && (wnn_rd64(whole + 24) & 1) == 0);
+  wnn_model *m = NULL;
+  whole[24] |= 1, wnn_container_reseal(whole);
+  CHECK_STATUS(wnn_model_load(whole, whole_size, NULL, &m), WNN_ERR_BAD_SECTION);
+  CHECK(strstr(wnn_last_error(), "feature bit 0 without PARAMS_REF") != NULL);
+  graph[24] &= (uint8_t)~1u, wnn_container_reseal(graph);
+  CHECK_STATUS(wnn_model_load(graph, size, NULL, &m), WNN_ERR_BAD_SECTION);
+  CHECK(strstr(wnn_last_error(), "PARAMS_REF without feature bit 0") != NULL);
+  free_buf(whole, whole_size);
+  free_buf(graph, size);
+  free_buf(blob, blob_size);
+}
+
 int main(void) {
   RUN(sha256_fips_examples);
   RUN(round_trip_copied_and_borrowed);
@@ -320,5 +497,8 @@ int main(void) {
   RUN(writer_refuses_bad_tensors);
   RUN(damaged_blobs_refused_by_name);
   RUN(every_truncation_and_flip);
+  RUN(model_with_params_apart_runs_like_the_whole);
+  RUN(mismatched_params_refused_by_name);
+  RUN(feature_bit_and_params_ref_go_together);
   return test_summary();
 }
