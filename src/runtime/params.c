@@ -15,7 +15,6 @@
  */
 #include "runtime/params.h"
 
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -38,13 +37,8 @@ struct wnn_params {
   uint8_t digest[32];
 };
 
-static wnn_status fail(wnn_status status, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  wnn_vseterr(NULL, 0, status, fmt, ap);
-  va_end(ap);
-  return status;
-}
+/* The message to the thread's last error; returns the status. */
+#define fail(...) wnn_seterr(NULL, 0, __VA_ARGS__)
 
 static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
