@@ -1,4 +1,4 @@
-/* The params blob writer: the inverse of wnn_params_open (src/runtime/params.h,
+/* The params blob writer: the inverse of wnn_params_load (src/runtime/params.h,
  * docs/params.md). For `wnn convert --params-out` and for tests. */
 #ifndef WNN_PARAMS_WRITER_H
 #define WNN_PARAMS_WRITER_H

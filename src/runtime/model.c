@@ -1099,7 +1099,7 @@ void wnn_model_free(wnn_model *m) {
   wnn_free(&a, m->weights_copy, m->weights_size, 64);
   if (m->fills) wnn_free(&a, m->fills, m->fills_size, 64);
   wnn_free(&a, m->copy, m->copy_size, 64);
-  wnn_params_release(m->bound);
+  wnn_params_free(m->bound);
   wnn_free(&a, m, sizeof *m, 16);
 }
 

@@ -127,6 +127,13 @@ static wnn_status parse(wnn_params *p, const uint8_t *buf, size_t size, int veri
   }
   if (dims_at > meta_end)
     return fail(WNN_ERR_BAD_SECTION, "params: the dims run past the tensor table");
+  /* Names may not share bytes: together they fit in the names block, which
+   * also bounds the copy below by the file's size (no wrap in size_t). */
+  if (names_total - count > meta_end - dims_at)
+    return fail(WNN_ERR_BAD_SECTION,
+                "params: the names add up to %llu bytes, more than the %llu-byte names block",
+                (unsigned long long)(names_total - count),
+                (unsigned long long)(meta_end - dims_at));
   p->names_size = names_total ? (size_t)names_total : 1;
   p->names = wnn_alloc(&p->alloc, p->names_size, 1);
   p->tensors_cap = count ? count : 1;
@@ -194,9 +201,14 @@ static wnn_status parse(wnn_params *p, const uint8_t *buf, size_t size, int veri
   return WNN_OK;
 }
 
-wnn_status wnn_params_open(const void *data, size_t size, const wnn_load_options *options,
+wnn_status wnn_params_load(const void *data, size_t size, const wnn_load_options *options,
                            wnn_params **out) {
+  wnn_clear_error();
   if (!data || !out) return fail(WNN_ERR_INVALID_ARGUMENT, "params: data and out are required");
+  if (options && (options->flags & ~(unsigned)(WNN_LOAD_BORROW | WNN_LOAD_NO_CHECKSUM)))
+    return fail(WNN_ERR_INVALID_ARGUMENT, "wnn_params_load: unknown flags 0x%x", options->flags);
+  if (options && options->allocator && (!options->allocator->alloc || !options->allocator->free))
+    return fail(WNN_ERR_INVALID_ARGUMENT, "wnn_params_load: allocator lacks alloc or free");
   const unsigned flags = options ? options->flags : 0;
   const wnn_allocator *a =
       options && options->allocator ? options->allocator : &wnn_default_allocator;
@@ -245,11 +257,11 @@ void wnn_params_retain(wnn_params *params) {
   if (params) atomic_fetch_add(&params->refs, 1);
 }
 
-void wnn_params_release(wnn_params *params) {
+void wnn_params_free(wnn_params *params) {
   if (params && atomic_fetch_sub(&params->refs, 1) == 1) destroy(params);
 }
 
-int wnn_params_tensor_count(const wnn_params *params) { return params ? params->count : 0; }
+int wnn_params_count(const wnn_params *params) { return params ? params->count : 0; }
 
 const wnn_params_tensor *wnn_params_tensor_at(const wnn_params *params, int index) {
   return params && index >= 0 && index < params->count ? &params->tensors[index] : NULL;
@@ -276,20 +288,6 @@ const uint8_t *wnn_params_digest(const wnn_params *params) {
 size_t wnn_params_file_size(const wnn_params *params) { return params ? params->file_size : 0; }
 
 /* ------------------------------------------------------------- public API */
-
-wnn_status wnn_params_load(const void *data, size_t size, const wnn_load_options *options,
-                           wnn_params **out) {
-  wnn_clear_error();
-  if (options && (options->flags & ~(unsigned)(WNN_LOAD_BORROW | WNN_LOAD_NO_CHECKSUM)))
-    return fail(WNN_ERR_INVALID_ARGUMENT, "wnn_params_load: unknown flags 0x%x", options->flags);
-  if (options && options->allocator && (!options->allocator->alloc || !options->allocator->free))
-    return fail(WNN_ERR_INVALID_ARGUMENT, "wnn_params_load: allocator lacks alloc or free");
-  return wnn_params_open(data, size, options, out);
-}
-
-void wnn_params_free(wnn_params *params) { wnn_params_release(params); }
-
-int wnn_params_count(const wnn_params *params) { return wnn_params_tensor_count(params); }
 
 wnn_status wnn_params_info(const wnn_params *params, int index, wnn_tensor_info *info) {
   wnn_clear_error();

@@ -1,7 +1,7 @@
 /* The params blob (.wnnp, docs/params.md): a container of named tensors that
  * graph artifacts refer to by digest. This is the reader; the writer is
- * src/builder/params_writer.h. The public API (wnn.h: wnn_params_load, free,
- * count, info) wraps these. */
+ * src/builder/params_writer.h. The public side is wnn.h's wnn_params_load,
+ * free, count and info; these are what models and tests use besides. */
 #ifndef WNN_PARAMS_H
 #define WNN_PARAMS_H
 
@@ -28,21 +28,14 @@ typedef struct wnn_params_tensor {
   size_t size;
 } wnn_params_tensor;
 
-/* Checks and loads a blob: header, table, dims, names (unique, sorted), every
- * tensor's bounds, alignment, dtype, shape and size; CRCs of the header block
- * and of each tensor and the SHA-256 of the whole file unless
- * WNN_LOAD_NO_CHECKSUM. Without WNN_LOAD_BORROW, or when data is not 64-byte
- * aligned, the bytes are copied (tensors are then 64-byte aligned). On
- * failure *out is untouched and wnn_last_error() names what is wrong (and
- * the tensor, where one is at fault). The result starts with one reference. */
-wnn_status wnn_params_open(const void *data, size_t size, const wnn_load_options *options,
-                           wnn_params **out);
-/* References: a model that binds params retains them; the memory goes with
- * the last release. Safe from any thread. */
+/* wnn_params_load (wnn.h) checks the header, table, dims, names (unique,
+ * sorted, within the names block), every tensor's bounds, alignment, dtype,
+ * shape and size; the CRCs and the SHA-256 unless WNN_LOAD_NO_CHECKSUM; it
+ * copies the bytes unless borrowed and 64-byte aligned. The result holds one
+ * reference, which wnn_params_free drops. A model that binds params retains
+ * them; the memory goes with the last reference. Safe from any thread. */
 void wnn_params_retain(wnn_params *params);
-void wnn_params_release(wnn_params *params);
 
-int wnn_params_tensor_count(const wnn_params *params);
 const wnn_params_tensor *wnn_params_tensor_at(const wnn_params *params, int index);
 /* The tensor of that name (len bytes, not NUL-terminated), or NULL. */
 const wnn_params_tensor *wnn_params_find(const wnn_params *params, const char *name, size_t len);

@@ -94,9 +94,9 @@ TEST(round_trip_copied_and_borrowed) {
   for (int borrow = 0; borrow < 2; borrow++) {
     wnn_load_options o = {borrow ? WNN_LOAD_BORROW : 0u, WNN_KERNELS_AUTO, NULL};
     wnn_params *p = NULL;
-    CHECK_OK(wnn_params_open(buf, size, &o, &p));
+    CHECK_OK(wnn_params_load(buf, size, &o, &p));
     if (!p) continue;
-    CHECK(wnn_params_tensor_count(p) == 3);
+    CHECK(wnn_params_count(p) == 3);
     CHECK(strcmp(wnn_params_tensor_at(p, 0)->name, "bias") == 0); /* sorted */
     CHECK(strcmp(wnn_params_tensor_at(p, 2)->name, "empty") == 0);
     CHECK(wnn_params_tensor_at(p, 3) == NULL && wnn_params_tensor_at(p, -1) == NULL);
@@ -118,19 +118,19 @@ TEST(round_trip_copied_and_borrowed) {
     /* References: the last release frees (ASan/LSan would see a leak or a
      * use after free). */
     wnn_params_retain(p);
-    wnn_params_release(p);
+    wnn_params_free(p);
     CHECK(wnn_params_find(p, "bias", 4) != NULL);
-    wnn_params_release(p);
+    wnn_params_free(p);
   }
   /* Copied: the caller's buffer may go at once. */
   wnn_params *p = NULL;
-  CHECK_OK(wnn_params_open(buf, size, NULL, &p));
+  CHECK_OK(wnn_params_load(buf, size, NULL, &p));
   memset(buf, 0, size);
   unmake(buf, size);
   if (p) {
     const wnn_params_tensor *c = wnn_params_find(p, "conv.weight", 11);
     CHECK(c && memcmp(c->data, w1, sizeof w1) == 0);
-    wnn_params_release(p);
+    wnn_params_free(p);
   }
 }
 
@@ -139,9 +139,9 @@ TEST(empty_blob) {
   size_t size = 0;
   CHECK_OK(wnn_params_write(&wnn_default_allocator, NULL, 0, &buf, &size));
   wnn_params *p = NULL;
-  CHECK_OK(wnn_params_open(buf, size, NULL, &p));
-  CHECK(p && wnn_params_tensor_count(p) == 0 && wnn_params_find(p, "x", 1) == NULL);
-  wnn_params_release(p);
+  CHECK_OK(wnn_params_load(buf, size, NULL, &p));
+  CHECK(p && wnn_params_count(p) == 0 && wnn_params_find(p, "x", 1) == NULL);
+  wnn_params_free(p);
   unmake(buf, size);
 }
 
@@ -168,7 +168,7 @@ TEST(writer_refuses_bad_tensors) {
 static void expect(const uint8_t *b, size_t size, unsigned flags, wnn_status st, const char *text) {
   wnn_load_options o = {flags, WNN_KERNELS_AUTO, NULL};
   wnn_params *p = (wnn_params *)(uintptr_t)1;
-  CHECK_STATUS(wnn_params_open(b, size, &o, &p), st);
+  CHECK_STATUS(wnn_params_load(b, size, &o, &p), st);
   if (st != WNN_OK) {
     CHECK(p == (wnn_params *)(uintptr_t)1);
     if (!strstr(wnn_last_error(), text)) {
@@ -176,7 +176,7 @@ static void expect(const uint8_t *b, size_t size, unsigned flags, wnn_status st,
       CHECK(0);
     }
   } else if (p != (wnn_params *)(uintptr_t)1) {
-    wnn_params_release(p);
+    wnn_params_free(p);
   }
 }
 
@@ -215,9 +215,9 @@ TEST(damaged_blobs_refused_by_name) {
   {
     wnn_load_options o = {WNN_LOAD_NO_CHECKSUM, WNN_KERNELS_AUTO, NULL};
     wnn_params *p = NULL;
-    CHECK_OK(wnn_params_open(b, size, &o, &p));
+    CHECK_OK(wnn_params_load(b, size, &o, &p));
     CHECK(p && wnn_params_digest(p) == NULL); /* not computed */
-    wnn_params_release(p);
+    wnn_params_free(p);
   }
   FRESH();
   wnn_wr32(entry(b, 1) + 20, 2), reseal(b);
@@ -258,6 +258,9 @@ TEST(damaged_blobs_refused_by_name) {
   wnn_wr32(entry(b, 0) + 8, 0), reseal(b);
   expect(b, size, 0, WNN_ERR_BAD_SECTION, "tensor 0's name");
   FRESH();
+  wnn_wr32(entry(b, 0) + 8, 11), reseal(b); /* "bias" over "conv.weight"'s bytes */
+  expect(b, size, 0, WNN_ERR_BAD_SECTION, "the names add up to 27 bytes, more than the 20-byte");
+  FRESH();
   wnn_wr64(entry(b, 0), 0), reseal(b); /* name inside the header */
   expect(b, size, 0, WNN_ERR_BAD_SECTION, "tensor 0's name");
   FRESH();
@@ -270,7 +273,7 @@ TEST(damaged_blobs_refused_by_name) {
   entry(b, 0)[60] = 1, reseal(b);
   expect(b, size, 0, WNN_ERR_BAD_SECTION, "'bias' has nonzero reserved bytes");
   expect(b, size, 0, WNN_ERR_BAD_SECTION, "");
-  CHECK_STATUS(wnn_params_open(NULL, 0, NULL, NULL), WNN_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(wnn_params_load(NULL, 0, NULL, NULL), WNN_ERR_INVALID_ARGUMENT);
 #undef FRESH
   unmake(orig, size);
 }
@@ -287,8 +290,8 @@ TEST(every_truncation_and_flip) {
     uint8_t *b = wnn_alloc(&wnn_default_allocator, n, 1); /* exactly n bytes for ASan */
     memcpy(b, orig, n);
     wnn_params *p = NULL;
-    if (wnn_params_open(b, n, NULL, &p) != WNN_OK) refused++;
-    else wnn_params_release(p);
+    if (wnn_params_load(b, n, NULL, &p) != WNN_OK) refused++;
+    else wnn_params_free(p);
     wnn_free(&wnn_default_allocator, b, n, 1);
   }
   CHECK(refused == (int)size); /* every shorter buffer is truncated */
@@ -302,14 +305,14 @@ TEST(every_truncation_and_flip) {
       b[i] ^= (uint8_t)(1u << bit);
       reseal(b);
       wnn_params *p = NULL;
-      if (wnn_params_open(b, size, NULL, &p) == WNN_OK) {
-        for (int t = 0; t < wnn_params_tensor_count(p); t++) {
+      if (wnn_params_load(b, size, NULL, &p) == WNN_OK) {
+        for (int t = 0; t < wnn_params_count(p); t++) {
           const wnn_params_tensor *x = wnn_params_tensor_at(p, t);
           volatile uint8_t sum = 0;
           for (size_t k = 0; k < x->size; k++) sum ^= ((const uint8_t *)x->data)[k];
           (void)sum;
         }
-        wnn_params_release(p);
+        wnn_params_free(p);
       }
     }
   wnn_free(&wnn_default_allocator, b, size, 64);
