@@ -79,6 +79,18 @@ export interface LoadOptions {
   verifyChecksum?: boolean;
   /** When the source is an ONNX model (told apart by content), it is converted first with these options. */
   convert?: ConvertOptions;
+  /** The params blob a graph artifact converted with `--params-out` needs (required for such an
+   *  artifact, refused for a self-contained one). The model loads in the params' wasm instance. */
+  params?: Params;
+}
+
+export interface LoadParamsOptions {
+  /** As for load(); a model binds params only in the same wasm instance. */
+  wasm?: WebAssembly.Module | Source | Promise<Response>;
+  /** Called as the blob streams in; total is 0 when the size is unknown. */
+  onProgress?: (loaded: number, total: number) => void;
+  /** Verify the tensors' CRC-32s and the blob's SHA-256 (default true). */
+  verifyChecksum?: boolean;
 }
 
 /** Options of convert(): the `wnn convert` flags of docs/cli.md. */
@@ -206,6 +218,24 @@ export class Executor {
   dispose(): void;
   [Symbol.dispose](): void;
 }
+
+/** A params blob (.wnnp) shared by any number of models in one wasm instance. */
+export class Params {
+  /** Tensors in the blob. */
+  readonly count: number;
+  /** Bytes of the blob (its file size); the weights are held once, in place. */
+  readonly byteLength: number;
+  readonly disposed: boolean;
+  /** The wasm memory the blob lives in. */
+  readonly memory: WebAssembly.Memory;
+  /** Deferred: the blob is released when the last model bound to it is disposed (at once if none);
+   *  loading a model with disposed params fails with WNN_ERR_DISPOSED. Idempotent. */
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+/** Loads a params blob written by `wnn convert --params-out`. */
+export function loadParams(source: Source | Promise<Request | Response>, options?: LoadParamsOptions): Promise<Params>;
 
 /** Loads a .wnn artifact. */
 export function load(source: Source | Promise<Request | Response>, options?: LoadOptions): Promise<Model>;

@@ -434,12 +434,14 @@ class Runtime {
  * dist/wnn-full.wasm for an artifact using an op dist/wnn.wasm leaves out, or
  * dist/wnn-scalar.wasm without SIMD128), onProgress(loaded, total),
  * kernels ('auto' | 'scalar'), verifyChecksum (default true), convert (the
- * options of convert(), used when the source is an ONNX model).
+ * options of convert(), used when the source is an ONNX model), params (the
+ * Params of loadParams() a graph artifact converted with --params-out needs;
+ * the model then loads in the params' wasm instance).
  */
 export async function load(source, options) {
   // Each option read once, before anything else happens.
-  const { kernels: kernelsName, onProgress, wasm, verifyChecksum, convert: convertOptions } = readOptions(options, 'load',
-    ['kernels', 'onProgress', 'wasm', 'verifyChecksum', 'convert']);
+  const { kernels: kernelsName, onProgress, wasm, verifyChecksum, convert: convertOptions, params } = readOptions(options, 'load',
+    ['kernels', 'onProgress', 'wasm', 'verifyChecksum', 'convert', 'params']);
   const conversion = readConvertOptions(convertOptions);
   const kernelsKey = kernelsName ?? 'auto';
   const kernels = typeof kernelsKey === 'string' && Object.hasOwn(KERNELS, kernelsKey) ? KERNELS[kernelsKey] : undefined;
@@ -447,37 +449,142 @@ export async function load(source, options) {
     fail('WNN_ERR_INVALID_ARGUMENT', `options.kernels: ${typeof kernelsName === 'string' ? `"${kernelsName}"` : describe(kernelsName)}, expected "auto" or "scalar"`);
   }
   if (onProgress != null && typeof onProgress !== 'function') fail('WNN_ERR_INVALID_ARGUMENT', `options.onProgress: expected a function, got ${describe(onProgress)}`);
+  if (params != null && !isParams(params)) {
+    fail('WNN_ERR_INVALID_ARGUMENT', `options.params: expected the Params of wnn.loadParams(), got ${describe(params)}`);
+  }
   const flags = LOAD_BORROW | (verifyChecksum === false ? LOAD_NO_CHECKSUM : 0);
   // dist/wnn.wasm has SIMD128 kernels only: the portable ones are
   // dist/wnn-scalar.wasm's, the default module for kernels: 'scalar'.
   const module = wasm ?? (kernels === KERNELS.scalar ? defaultWasmUrl(false) : undefined);
-  let [bytes, rt] = await Promise.all([readSource(source, onProgress ?? undefined), runtimeFor(module)]);
+  // A model binds params of its own wasm instance: theirs, unless options.wasm
+  // names another (refused below).
+  let [bytes, rt] = await Promise.all([readSource(source, onProgress ?? undefined),
+    params && module === undefined ? paramsRuntime(params) : runtimeFor(module)]);
+  if (params && paramsRuntime(params) !== rt) {
+    fail('WNN_ERR_INVALID_ARGUMENT', 'options.params: the params were loaded into another wasm module than options.wasm picks; load both with the same options.wasm');
+  }
   // ONNX bytes (told apart by content) are converted first (docs/js.md: why
   // converting ahead of time is better).
   if (looksLikeOnnx(bytes)) bytes = await convertOnnx(bytes, await placeOf(await source), conversion);
   // From here to the C call no caller code runs: `bytes` is our own view.
   try {
-    return loadInto(rt, bytes, flags, kernels);
+    return loadInto(rt, bytes, flags, kernels, params ?? null);
   } catch (e) {
     // The default module leaves out a few rare ops: such an artifact loads in
     // dist/wnn-full.wasm (an explicit options.wasm is never replaced).
     if (module !== undefined || !simdSupported() || e.code !== 'WNN_ERR_UNKNOWN_OP' || !e.message.includes('leaves out')) throw e;
-    return loadInto(await runtimeFor(fullWasmUrl()), bytes, flags, kernels);
+    if (params) {
+      // Params live in one instance: they cannot follow the model to another.
+      fail(e.code, `${e.message}; its params must then be loaded there too: loadParams(source, {wasm: new URL('dist/wnn-full.wasm' of this package)}) and load(graph, {params, wasm: the same URL})`);
+    }
+    return loadInto(await runtimeFor(fullWasmUrl()), bytes, flags, kernels, null);
   }
 }
 
-function loadInto(rt, bytes, flags, kernels) {
+function loadInto(rt, bytes, flags, kernels, params) {
   const size = bytes.length;
+  const handle = params ? paramsBind(params, 'load') : 0; // throws when disposed
   if (bytes.buffer === rt.memory.buffer) bytes = bytes.slice(); // malloc may grow (and detach) it
   const data = rt.malloc(size);
   new Uint8Array(rt.memory.buffer, data, size).set(bytes);
-  const status = rt.x.wnn_web_model_load(data, size, flags, kernels, rt.slot);
+  const status = rt.x.wnn_web_model_load(data, size, handle, flags, kernels, rt.slot);
   if (status !== 0) {
     const err = new WnnError(STATUS[status], `loading the model: ${rt.cstr(rt.x.wnn_last_error())}`);
     rt.x.free(data);
+    if (params) paramsUnbind(params);
     throw err;
   }
-  return new Model(rt, rt.u32(rt.slot), data);
+  return new Model(rt, rt.u32(rt.slot), data, params);
+}
+
+// ------------------------------------------------------------------- params
+
+/**
+ * Loads a params blob (.wnnp, written by `wnn convert --params-out`) for graph
+ * artifacts converted against it: `load(graph, {params})`. `source` as for
+ * load(). Options: onProgress(loaded, total), wasm (as for load(); a model
+ * binds params only in the same wasm instance), verifyChecksum (default true:
+ * the tensors' CRCs and the blob's SHA-256).
+ */
+export async function loadParams(source, options) {
+  const { onProgress, wasm, verifyChecksum } = readOptions(options, 'loadParams', ['onProgress', 'wasm', 'verifyChecksum']);
+  if (onProgress != null && typeof onProgress !== 'function') fail('WNN_ERR_INVALID_ARGUMENT', `loadParams: options.onProgress: expected a function, got ${describe(onProgress)}`);
+  const flags = LOAD_BORROW | (verifyChecksum === false ? LOAD_NO_CHECKSUM : 0);
+  let [bytes, rt] = await Promise.all([readSource(source, onProgress ?? undefined, 'params'), runtimeFor(wasm)]);
+  const size = bytes.length;
+  if (bytes.buffer === rt.memory.buffer) bytes = bytes.slice();
+  // 64-aligned, so that the tensors are used where they are (borrowed): the
+  // weights then exist once in wasm memory, however many models bind them.
+  const block = rt.malloc(size + 63);
+  const data = (block + 63) & ~63;
+  new Uint8Array(rt.memory.buffer, data, size).set(bytes);
+  const status = rt.x.wnn_web_params_load(data, size, flags, rt.slot);
+  if (status !== 0) {
+    const err = new WnnError(STATUS[status], `loading the params: ${rt.cstr(rt.x.wnn_last_error())}`);
+    rt.x.free(block);
+    throw err;
+  }
+  return new Params(rt, rt.u32(rt.slot), block, size);
+}
+
+// Module-private operations on params, set in Params' static block.
+let isParams;
+let paramsRuntime;
+let paramsBind;
+let paramsUnbind;
+
+/**
+ * A loaded params blob. dispose() defers: the blob stays in wasm memory until
+ * the last model bound to it is disposed (a C reference count backs this), so
+ * no order of dispose() calls breaks a live model; loading a model with
+ * disposed params fails with WNN_ERR_DISPOSED.
+ */
+export class Params {
+  #rt; #handle; #block; #models = 0;
+
+  static {
+    isParams = (p) => p !== null && typeof p === 'object' && #handle in p;
+    paramsRuntime = (p) => p.#rt;
+    paramsBind = (p, context) => {
+      if (!p.#handle) fail('WNN_ERR_DISPOSED', `${context}: options.params was disposed`);
+      p.#models++;
+      return p.#handle;
+    };
+    paramsUnbind = (p) => {
+      p.#models--;
+      p.#release();
+    };
+  }
+
+  constructor(rt, handle, block, byteLength) {
+    this.#rt = rt;
+    this.#handle = handle;
+    this.#block = block;
+    /** Tensors in the blob. */
+    this.count = rt.x.wnn_params_count(handle);
+    /** Bytes of the blob as loaded (its file size). */
+    this.byteLength = byteLength;
+  }
+
+  get disposed() { return !this.#handle; }
+
+  /** The WebAssembly.Memory the blob lives in. */
+  get memory() { return this.#rt.memory; }
+
+  /** Releases the blob now if no model uses it, else when the last one is disposed. Idempotent. */
+  dispose() {
+    if (!this.#handle) return;
+    this.#rt.x.wnn_params_free(this.#handle); // models keep their own C references
+    this.#handle = 0;
+    this.#release();
+  }
+
+  // The bytes go once neither the caller nor a model holds the params.
+  #release() {
+    if (this.#handle || this.#models || !this.#block) return;
+    this.#rt.x.free(this.#block);
+    this.#block = 0;
+  }
 }
 
 /** The C library's version ("0.1.0") of the wasm module `options.wasm` picks. */
@@ -651,12 +758,13 @@ let executorWrite;
 let executorResize;
 
 export class Model {
-  #rt; #handle; #data; #executors = new Set(); #in; #out;
+  #rt; #handle; #data; #params; #executors = new Set(); #in; #out;
 
-  constructor(rt, handle, data) {
+  constructor(rt, handle, data, params) {
     this.#rt = rt;
     this.#handle = handle;
     this.#data = data;
+    this.#params = params;
     const x = rt.x;
     const list = (kind, n) => Object.freeze(Array.from({ length: n }, (_, i) => Object.freeze(rt.tensorInfo(handle, kind, i))));
     this.#in = list(KIND_INPUT, x.wnn_model_num_inputs(handle));
@@ -769,6 +877,8 @@ export class Model {
     this.#rt.x.free(this.#data);
     this.#handle = 0;
     this.#data = 0;
+    if (this.#params) paramsUnbind(this.#params);
+    this.#params = null;
   }
 }
 
@@ -1056,4 +1166,5 @@ function summarize(results) {
 if (typeof Symbol.dispose === 'symbol') {
   Model.prototype[Symbol.dispose] = Model.prototype.dispose;
   Executor.prototype[Symbol.dispose] = Executor.prototype.dispose;
+  Params.prototype[Symbol.dispose] = Params.prototype.dispose;
 }

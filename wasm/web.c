@@ -33,11 +33,22 @@
 enum { WNN_WEB_INPUT = 0, WNN_WEB_OUTPUT = 1, WNN_WEB_PARAM = 2 };
 
 /* wnn_model_load with its options as plain numbers: flags is a set of
- * WNN_LOAD_*, kernels a wnn_kernels; the allocator is the C library's. */
-wnn_status wnn_web_model_load(const void *data, size_t size, unsigned flags, int kernels,
-                              wnn_model **out) {
+ * WNN_LOAD_*, kernels a wnn_kernels; the allocator is the C library's. With
+ * params (a handle from wnn_web_params_load, or 0) it is
+ * wnn_model_load_with_params. */
+wnn_status wnn_web_model_load(const void *data, size_t size, wnn_params *params, unsigned flags,
+                              int kernels, wnn_model **out) {
   wnn_load_options options = {flags, (wnn_kernels)kernels, NULL};
+  if (params) return wnn_model_load_with_params(data, size, params, &options, out);
   return wnn_model_load(data, size, &options, out);
+}
+
+/* wnn_params_load with flags as a number. With WNN_LOAD_BORROW and a
+ * 64-aligned `data`, tensors are used in place: the bytes must then stay until
+ * the last model bound to the params is freed (js/wnn.js keeps them that long). */
+wnn_status wnn_web_params_load(const void *data, size_t size, unsigned flags, wnn_params **out) {
+  wnn_load_options options = {flags, WNN_KERNELS_AUTO, NULL};
+  return wnn_params_load(data, size, &options, out);
 }
 
 static wnn_status tensor_info(const wnn_model *model, int kind, int index, wnn_tensor_info *info) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/status.h"
+#include "builder/writer.h"
 #include "runtime/alloc.h"
 #include "runtime/format.h"
 #include "runtime/params.h"
@@ -102,5 +103,63 @@ wnn_status wnn_params_write(const wnn_allocator *a, const wnn_params_entry *t, i
 done:
   wnn_free(a, order, sizeof *order * (size_t)(n ? n : 1), sizeof *order);
   wnn_free(a, nbytes, sizeof(size_t) * (size_t)(n ? n : 1), sizeof(size_t));
+  return st;
+}
+
+/* Whether the two tensors agree in dtype, shape and bytes; else the status of
+ * the first difference with its message. */
+static wnn_status same_tensor(const wnn_params_tensor *o, const wnn_params_tensor *r) {
+  if (o->dtype != r->dtype)
+    return wnn_seterr(NULL, 0, WNN_ERR_DTYPE, "tensor '%s' is %s here and %s in the blob", o->name,
+                      wnn_dtype_name(o->dtype), wnn_dtype_name(r->dtype));
+  int same = o->ndim == r->ndim;
+  for (int d = 0; same && d < o->ndim; d++) same = o->dims[d] == r->dims[d];
+  if (!same)
+    return wnn_seterr(NULL, 0, WNN_ERR_SHAPE,
+                      "tensor '%s' has another shape here (%d dims) than in the blob (%d dims)",
+                      o->name, o->ndim, r->ndim);
+  if (o->size != r->size || (o->size && memcmp(o->data, r->data, o->size)))
+    return wnn_seterr(NULL, 0, WNN_ERR_MALFORMED,
+                      "tensor '%s' has other values here than in the blob (this conversion "
+                      "folded or packed it differently)",
+                      o->name);
+  return WNN_OK;
+}
+
+wnn_status wnn_params_refer(uint8_t *art, size_t art_size, const void *own, size_t own_size,
+                            const void *ref, size_t ref_size) {
+  wnn_clear_error();
+  wnn_container c;
+  wnn_status st = wnn_container_read(art, art_size, 0, &c);
+  if (st) return st;
+  if (!c.params_ref.data)
+    return wnn_seterr(NULL, 0, WNN_ERR_INVALID_ARGUMENT,
+                      "the artifact is self-contained: it has no params to refer to a blob");
+  wnn_params *o = NULL, *r = NULL;
+  if ((st = wnn_params_load(own, own_size, NULL, &o))) return st;
+  if ((st = wnn_params_load(ref, ref_size, NULL, &r))) {
+    wnn_params_free(o);
+    return st;
+  }
+  const int n = wnn_params_count(o);
+  for (int i = 0; i < n && !st; i++) {
+    const wnn_params_tensor *t = wnn_params_tensor_at(o, i);
+    const wnn_params_tensor *u = wnn_params_find(r, t->name, strlen(t->name));
+    st = u ? same_tensor(t, u)
+           : wnn_seterr(NULL, 0, WNN_ERR_NOT_FOUND, "tensor '%s' is not in the blob", t->name);
+  }
+  if (!st) { /* PARAMS_REF <- the blob's digest and size; its CRC and the header's resealed */
+    uint8_t *p = art + (c.params_ref.data - art);
+    memcpy(p, wnn_params_digest(r), 32);
+    wnn_wr64(p + 32, wnn_params_file_size(r));
+    const uint32_t count = wnn_rd32(art + 40), esize = wnn_rd32(art + 44);
+    for (uint32_t i = 0; i < count; i++) {
+      uint8_t *e = art + WNN_HEADER_SIZE + (size_t)i * esize;
+      if (wnn_rd32(e) == WNN_SECTION_PARAMS_REF) wnn_wr32(e + 32, wnn_crc32(0, p, WNN_PARAMS_REF_SIZE));
+    }
+    wnn_container_reseal(art);
+  }
+  wnn_params_free(o);
+  wnn_params_free(r);
   return st;
 }

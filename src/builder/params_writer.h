@@ -24,4 +24,15 @@ typedef struct wnn_params_entry {
 wnn_status wnn_params_write(const wnn_allocator *a, const wnn_params_entry *tensors, int n,
                             uint8_t **out, size_t *size);
 
+/* `wnn convert --params-ref`: makes graph artifact `art` (written with its
+ * own blob `own`) refer to the existing blob `ref` instead. Every tensor of
+ * `own` must be in `ref` under its name with the same dtype, shape and bytes
+ * (ref may hold more); then the PARAMS_REF section gets ref's SHA-256 and
+ * size and the artifact is resealed, in place. Otherwise the status of the
+ * first difference (WNN_ERR_NOT_FOUND, WNN_ERR_DTYPE, WNN_ERR_SHAPE,
+ * WNN_ERR_MALFORMED for other values) naming the tensor, or the blobs' load
+ * errors, and `art` is unchanged. */
+wnn_status wnn_params_refer(uint8_t *art, size_t art_size, const void *own, size_t own_size,
+                            const void *ref, size_t ref_size);
+
 #endif /* WNN_PARAMS_WRITER_H */

@@ -27,6 +27,7 @@
 #ifdef WNN_CLI_WITH_IMPORTER
 #include <unistd.h>
 
+#include "builder/params_writer.h"
 #include "importer/importer.h"
 #endif
 
@@ -44,14 +45,17 @@ static const char usage_text[] =
     "\n"
     "commands:\n"
     "  convert MODEL.onnx -o OUT.wnn [--shape NAME=1x3x224x224]... [--const NAME=FILE]...\n"
-    "          [--max-memory BYTES] [--report FILE.json] [--params-out FILE.wnnp]\n"
+    "          [--max-memory BYTES] [--report FILE.json]\n"
+    "          [--params-out FILE.wnnp | --params-ref FILE.wnnp]\n"
     "      converts an ONNX model (not in wnn-wasi.wasm); --shape fixes an input's shape,\n"
     "      --const freezes an input to the tensor in FILE (.npy or .pb): the artifact\n"
     "      no longer has that input and is specialized to that value; --max-memory\n"
     "      caps the tensor data held while converting (like 512M or 2G; default 4G);\n"
     "      --report writes the warnings and the outcome (status, message) as JSON;\n"
     "      --params-out writes the weights to a params blob of their own, which\n"
-    "      info, run and bench then take as --params FILE.wnnp\n"
+    "      info, run and bench then take as --params FILE.wnnp; --params-ref\n"
+    "      refers to a blob written before (the same weights converted at another\n"
+    "      shape) and writes none, when it holds every param unchanged\n"
     "  info MODEL.wnn [--json] [--params FILE.wnnp]\n"
     "      inputs, outputs, params count, arena and weights bytes, metadata\n"
     "  run MODEL.wnn --input NAME=FILE ... [--output-dir DIR] [--params FILE.wnnp]\n"
@@ -962,6 +966,28 @@ static void convert_progress(void *ctx, int done, int total) {
 }
 #endif
 
+#ifdef WNN_CLI_WITH_IMPORTER
+/* --params-ref FILE: the artifact just converted (with its own blob in
+ * res->params) is pointed at the blob in FILE instead, which must hold every
+ * one of its params unchanged (wnn_params_refer); nothing is written on a
+ * mismatch. */
+static int refer_params(const char *path, wnn_import_result *res, wnn_status *st, char *msg,
+                        size_t cap) {
+  void *ref = NULL;
+  size_t ref_size = 0;
+  char err[512];
+  if ((*st = wnn_file_read(path, &ref, &ref_size, err, sizeof err)) != WNN_OK) {
+    snprintf(msg, cap, "--params-ref %s: %s", path, err);
+    return fail("convert: %s", msg);
+  }
+  *st = wnn_params_refer(res->artifact, res->size, res->params, res->params_size, ref, ref_size);
+  free(ref);
+  if (*st == WNN_OK) return 0;
+  snprintf(msg, cap, "--params-ref %s: %s", path, wnn_last_error());
+  return fail("convert: %s", msg);
+}
+#endif
+
 static int cmd_convert(int argc, char **argv) {
   const char *model = NULL, *out = NULL, *report_path = NULL;
   const char *shape_specs[MAX_SHAPE_SPECS];
@@ -973,7 +999,7 @@ static int cmd_convert(int argc, char **argv) {
   const char *const_specs[MAX_SHAPE_SPECS];
   int num_consts = 0;
   size_t max_memory = 0;
-  const char *params_out = NULL;
+  const char *params_out = NULL, *params_ref = NULL;
   for (int i = 2; i < argc; i++) {
     const char *arg = argv[i];
     const char *value = NULL;
@@ -988,13 +1014,14 @@ static int cmd_convert(int argc, char **argv) {
     if (!strcmp(arg, "-o") || !strcmp(arg, "--output") || !strcmp(arg, "--shape") ||
         !strcmp(arg, "--const") || !strcmp(arg, "--max-memory") || !strcmp(arg, "--report") ||
         !strcmp(arg, "--default-shape") || !strcmp(arg, "--max-shape") ||
-        !strcmp(arg, "--params-out")) {
+        !strcmp(arg, "--params-out") || !strcmp(arg, "--params-ref")) {
       if (i + 1 >= argc) return usage_error("convert: %s needs a value", arg);
       value = argv[++i];
     } else if (!strncmp(arg, "--output=", 9) || !strncmp(arg, "--shape=", 8) ||
                !strncmp(arg, "--const=", 8) || !strncmp(arg, "--max-memory=", 13) ||
                !strncmp(arg, "--report=", 9) || !strncmp(arg, "--default-shape=", 16) ||
-               !strncmp(arg, "--max-shape=", 12) || !strncmp(arg, "--params-out=", 13)) {
+               !strncmp(arg, "--max-shape=", 12) || !strncmp(arg, "--params-out=", 13) ||
+               !strncmp(arg, "--params-ref=", 13)) {
       value = strchr(arg, '=') + 1;
     } else if (arg[0] == '-' && arg[1]) {
       return usage_error("convert: unknown option '%s'", arg);
@@ -1034,6 +1061,9 @@ static int cmd_convert(int argc, char **argv) {
     } else if (!strncmp(arg, "--params-out", 12)) {
       if (!*value) return usage_error("convert: the --params-out path is empty");
       params_out = value;
+    } else if (!strncmp(arg, "--params-ref", 12)) {
+      if (!*value) return usage_error("convert: the --params-ref path is empty");
+      params_ref = value;
     } else if (!strncmp(arg, "--report", 8)) {
       if (!*value) return usage_error("convert: the --report path is empty");
       report_path = value;
@@ -1044,7 +1074,11 @@ static int cmd_convert(int argc, char **argv) {
   }
   if (!model) return usage_error("convert: no model file given");
   if (!out) return usage_error("convert: no output file given (-o OUT.wnn)");
+  if (params_out && params_ref)
+    return usage_error("convert: --params-out writes a new blob, --params-ref refers to one: "
+                       "give one of them");
 #ifndef WNN_CLI_WITH_IMPORTER
+  (void)params_ref;
   (void)report_path;
   (void)shape_specs;
   (void)default_specs;
@@ -1130,7 +1164,7 @@ static int cmd_convert(int argc, char **argv) {
   opt.consts = consts;
   opt.num_consts = num_consts;
   opt.max_memory = max_memory;
-  opt.split_params = params_out != NULL;
+  opt.split_params = params_out || params_ref;
   wnn_import_result res;
   res.unsupported = false;
   res.num_nodes = 0;
@@ -1142,7 +1176,10 @@ static int cmd_convert(int argc, char **argv) {
       snprintf(msg, sizeof msg, "%s", res.msg);
       rc = res.unsupported ? EXIT_UNSUPPORTED : EXIT_FAIL;
     } else {
-      if (params_out &&
+      if (params_ref) rc = refer_params(params_ref, &res, &st, msg, sizeof msg);
+      if (rc) {
+        /* refer_params said why */
+      } else if (params_out &&
           (st = wnn_file_write(params_out, res.params, res.params_size, err, sizeof err)) != WNN_OK) {
         rc = fail("convert: %s: %s", params_out, err);
         snprintf(msg, sizeof msg, "%s: %s", params_out, err);

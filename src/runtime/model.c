@@ -986,7 +986,8 @@ static wnn_status load(const void *data, size_t size, wnn_params *params,
   if (c.params_ref.data && !params)
     return fail(WNN_ERR_FEATURE,
                 "the artifact's weights are in a params blob (feature bit 0, EXTERNAL_PARAMS): "
-                "load it with wnn_model_load_with_params");
+                "load it with its params (wnn_model_load_with_params; in JavaScript, "
+                "load(graph, {params}))");
   if (params && !c.params_ref.data)
     return fail(WNN_ERR_INVALID_ARGUMENT,
                 "the artifact is self-contained (no PARAMS_REF): load it without params");

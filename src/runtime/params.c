@@ -43,6 +43,14 @@ struct wnn_params {
 static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
 /* Byte-wise order, a shorter name before its extensions. */
+/* Whether n bytes are zero (padding the writer leaves zero, so that no byte
+ * of a blob goes unchecked). */
+static int zeros(const uint8_t *p, uint64_t n) {
+  for (uint64_t i = 0; i < n; i++)
+    if (p[i]) return 0;
+  return 1;
+}
+
 static int name_cmp(const char *a, size_t la, const char *b, size_t lb) {
   const int c = memcmp(a, b, la < lb ? la : lb);
   return c ? c : la < lb ? -1 : la > lb;
@@ -194,9 +202,13 @@ static wnn_status parse(wnn_params *p, const uint8_t *buf, size_t size, int veri
                   "before it or lies outside the %llu-byte file",
                   t->name, (unsigned long long)stored, (unsigned long long)off,
                   (unsigned long long)file_size);
+    if (!zeros(buf + data_end, off - data_end))
+      return fail(WNN_ERR_BAD_SECTION, "params: nonzero padding before tensor '%s'", t->name);
     t->data = buf + off;
     data_end = off + stored;
   }
+  if (!zeros(buf + data_end, file_size - data_end))
+    return fail(WNN_ERR_BAD_SECTION, "params: nonzero padding after the last tensor");
   p->file_size = (size_t)file_size;
   return WNN_OK;
 }

@@ -158,7 +158,7 @@ function runFixture(x, dir, name) {
   const data = h.copyIn(artifact);
   const slot = x.malloc(4);
   const err = (s) => `${x.wnn_status_str ? h.cstr(x.wnn_status_str(s)) : s}: ${h.cstr(x.wnn_last_error())}`;
-  let s = x.wnn_web_model_load(data, artifact.length, WNN_LOAD_BORROW, 0, slot);
+  let s = x.wnn_web_model_load(data, artifact.length, 0, WNN_LOAD_BORROW, 0, slot);
   assert.equal(s, WNN_OK, `${name}: load: ${err(s)}`);
   const model = h.u32(slot);
   s = x.wnn_executor_create(model, slot);
@@ -245,7 +245,7 @@ for (const variant of ['wnn.wasm', 'wnn-full.wasm', 'wnn-scalar.wasm']) {
       const slot = x.malloc(4);
       new DataView(x.memory.buffer).setUint32(slot, 0xdeadbeef, true);
       for (const s of [x.wnn_model_load(data, bytes.length, 0, slot),
-        x.wnn_web_model_load(data, bytes.length, WNN_LOAD_BORROW, 0, slot)]) {
+        x.wnn_web_model_load(data, bytes.length, 0, WNN_LOAD_BORROW, 0, slot)]) {
         assert.notEqual(s, WNN_OK, `${bytes.length} garbage bytes loaded`);
         assert.ok(h.cstr(x.wnn_status_str(s)).length > 0);
         assert.ok(h.cstr(x.wnn_last_error()).length > 0, 'no error message');

@@ -7,6 +7,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "builder/params_writer.h"
@@ -273,6 +274,12 @@ TEST(damaged_blobs_refused_by_name) {
   entry(b, 0)[60] = 1, reseal(b);
   expect(b, size, 0, WNN_ERR_BAD_SECTION, "'bias' has nonzero reserved bytes");
   expect(b, size, 0, WNN_ERR_BAD_SECTION, "");
+  FRESH();
+  b[off - 1] = 1; /* padding before conv.weight: no byte goes unchecked */
+  expect(b, size, 0, WNN_ERR_BAD_SECTION, "nonzero padding before tensor 'conv.weight'");
+  FRESH();
+  b[off + 48] = 1; /* after conv.weight's 48 bytes: before 'empty', which ends the file */
+  expect(b, size, 0, WNN_ERR_BAD_SECTION, "nonzero padding before tensor 'empty'");
   CHECK_STATUS(wnn_params_load(NULL, 0, NULL, NULL), WNN_ERR_INVALID_ARGUMENT);
 #undef FRESH
   unmake(orig, size);
@@ -473,6 +480,66 @@ TEST(mismatched_params_refused_by_name) {
   free_buf(other, other_size);
 }
 
+/* --params-ref: a graph written with its own blob is pointed at a larger blob
+ * holding the same tensors (and more); a blob with other values or lacking a
+ * tensor is refused by name and the artifact left as it was. */
+TEST(params_refer_to_another_blob) {
+  size_t whole_size = 0, size = 0, blob_size = 0, osize = 0, other_size = 0;
+  void *blob = NULL, *other = NULL;
+  void *whole = build(1.0f, 0, &whole_size, NULL, NULL);
+  uint8_t *graph = build(1.0f, 1, &size, &blob, &blob_size);
+  void *ograph = build(2.0f, 1, &osize, &other, &other_size);
+  CHECK(whole && graph && blob && ograph && other);
+  if (!whole || !graph || !blob || !ograph || !other) return;
+  wnn_params *p = NULL;
+  CHECK_OK(wnn_params_load(blob, blob_size, NULL, &p));
+  const wnn_params_tensor *t0 = wnn_params_tensor_at(p, 0), *t1 = wnn_params_tensor_at(p, 1);
+  const int64_t s2[1] = {2};
+  static const float extra[2] = {7, 8};
+  wnn_params_entry e[3] = {{t0->name, t0->dtype, t0->ndim, t0->dims, t0->data},
+                           {t1->name, t1->dtype, t1->ndim, t1->dims, t1->data},
+                           {"zz.extra", WNN_DTYPE_F32, 1, s2, extra}};
+  uint8_t *big = NULL, *small = NULL;
+  size_t big_size = 0, small_size = 0;
+  CHECK_OK(wnn_params_write(&wnn_default_allocator, e, 3, &big, &big_size));
+  CHECK_OK(wnn_params_write(&wnn_default_allocator, e, 1, &small, &small_size)); /* fc.bias only */
+  uint8_t *keep = malloc(size);
+  CHECK(keep != NULL);
+  if (!keep) return;
+  memcpy(keep, graph, size);
+  /* Refused: other values, a missing tensor, a self-contained artifact. */
+  CHECK_STATUS(wnn_params_refer(graph, size, blob, blob_size, other, other_size), WNN_ERR_MALFORMED);
+  CHECK(strstr(wnn_last_error(), "tensor 'fc.") && strstr(wnn_last_error(), "other values"));
+  CHECK_STATUS(wnn_params_refer(graph, size, blob, blob_size, small, small_size), WNN_ERR_NOT_FOUND);
+  CHECK(strstr(wnn_last_error(), "tensor 'fc.weight' is not in the blob") != NULL);
+  CHECK(memcmp(keep, graph, size) == 0);
+  CHECK_STATUS(wnn_params_refer(whole, whole_size, blob, blob_size, big, big_size),
+               WNN_ERR_INVALID_ARGUMENT);
+  /* Pointed at the larger blob: binds it (and no longer its own) and runs. */
+  CHECK_OK(wnn_params_refer(graph, size, blob, blob_size, big, big_size));
+  wnn_params *q = NULL;
+  wnn_model *m = NULL, *ref = NULL;
+  CHECK_OK(wnn_params_load(big, big_size, NULL, &q));
+  CHECK_OK(wnn_model_load_with_params(graph, size, q, NULL, &m));
+  CHECK_STATUS(wnn_model_load_with_params(graph, size, p, NULL, &ref), WNN_ERR_CHECKSUM);
+  CHECK_OK(wnn_model_load(whole, whole_size, NULL, &ref));
+  float want[6], got[6];
+  CHECK(ref && run_y(ref, want));
+  CHECK(m && run_y(m, got) && memcmp(want, got, sizeof want) == 0);
+  wnn_model_free(m);
+  wnn_model_free(ref);
+  wnn_params_free(q);
+  wnn_params_free(p);
+  free(keep);
+  wnn_free(&wnn_default_allocator, big, big_size, 64);
+  wnn_free(&wnn_default_allocator, small, small_size, 64);
+  free_buf(whole, whole_size);
+  free_buf(graph, size);
+  free_buf(blob, blob_size);
+  free_buf(ograph, osize);
+  free_buf(other, other_size);
+}
+
 TEST(feature_bit_and_params_ref_go_together) {
   size_t whole_size = 0, size = 0, blob_size = 0;
   void *blob = NULL;
@@ -502,6 +569,7 @@ int main(void) {
   RUN(every_truncation_and_flip);
   RUN(model_with_params_apart_runs_like_the_whole);
   RUN(mismatched_params_refused_by_name);
+  RUN(params_refer_to_another_blob);
   RUN(feature_bit_and_params_ref_go_together);
   return test_summary();
 }
