@@ -229,6 +229,40 @@ wnn_status wnn_params_info(const wnn_params *params, int index, wnn_tensor_info 
 wnn_status wnn_model_load_with_params(const void *data, size_t size, wnn_params *params,
                                       const wnn_load_options *options, wnn_model **out);
 
+/* Weight codecs (docs/format.md, "Param codecs"): how a param of an artifact
+ * or a tensor of a params blob is stored. Lossy value codecs are decoded to
+ * float32 at load; ids from WNN_CODEC_USER_FIRST on are the user's. */
+typedef enum wnn_codec {
+  WNN_CODEC_RAW = 0,  /* every element as is */
+  WNN_CODEC_FILL = 3, /* one element, repeated (artifact params only) */
+  WNN_CODEC_FP16 = 4, /* a float32 tensor stored as IEEE half */
+  WNN_CODEC_INT8 = 5, /* a float32 tensor as symmetric int8 per output channel (axis 0):
+                       * dims[0] float32 scales, then the int8 values; x = q * scale */
+  WNN_CODEC_USER_FIRST = 128,
+  WNN_CODEC_USER_LAST = 255
+} wnn_codec;
+
+/* A user codec's decoder: writes exactly dst_size bytes of the tensor from
+ * the src_size stored bytes and returns how many it wrote; any other count
+ * (0 for a corrupt stream) fails the load with WNN_ERR_MALFORMED naming the
+ * codec and the tensor. It may be called from any thread loading a model. */
+typedef size_t (*wnn_codec_decode_fn)(void *user_data, const void *src, size_t src_size,
+                                      void *dst, size_t dst_size);
+/* Registers decoder `decode` as codec `id` (WNN_CODEC_USER_FIRST to
+ * WNN_CODEC_USER_LAST) under `name` (copied, at most 31 bytes shown in
+ * messages) for every later load in this process; NULL unregisters. A
+ * registered id may be registered again (the new decoder replaces it).
+ * Registering is not synchronized with loads on other threads: register
+ * codecs before such loads start. An artifact or blob using an unregistered
+ * codec fails to load with WNN_ERR_FEATURE naming the codec id and the tensor. */
+wnn_status wnn_codec_register(unsigned id, const char *name, wnn_codec_decode_fn decode,
+                              void *user_data);
+/* How param `index` is stored: its codec and stored bytes (the decoded ones
+ * are its wnn_model_param_info nbytes). A param bound from a params blob
+ * reports the blob tensor's codec and stored size. */
+wnn_status wnn_model_param_storage(const wnn_model *model, int index, unsigned *codec,
+                                   size_t *stored_bytes);
+
 /* Run-time shapes (docs/dynamic-shapes.md). Dim d of input `input`: size >= 0
  * when fixed (name NULL, default_size and max_size equal to it), or
  * WNN_DIM_DYNAMIC when named: its name (owned by the model, valid until
@@ -256,7 +290,9 @@ const char *wnn_model_metadata(const wnn_model *model);
  * dynamic model: the reference plan's, or the plan at every dim's max when
  * every dim is bounded, whichever is larger), and of weights:
  * the artifact's WEIGHTS section plus the block the loader fills for params
- * stored as one repeated element (the FILL codec, docs/format.md). */
+ * stored as one repeated element (the FILL codec, docs/format.md) and the
+ * block params stored with fp16, int8 or a user codec are decoded into (params
+ * bound from a blob are the blob's: not counted here). */
 size_t wnn_model_arena_bytes(const wnn_model *model);
 size_t wnn_model_weights_bytes(const wnn_model *model);
 

@@ -84,6 +84,30 @@ wnn_status wnn_builder_set_node_guards(wnn_builder *builder, int node, int count
 /* Marks a value as a graph output named `name` (copied), in order of calls. */
 wnn_status wnn_builder_add_output(wnn_builder *builder, int value, const char *name);
 
+/* How finish stores float32 params (docs/format.md, "Param codecs"):
+ * WNN_CODEC_RAW (the default), WNN_CODEC_FP16 (IEEE half, widened at load),
+ * WNN_CODEC_INT8 (symmetric int8 per slice along axis 0 with a float32
+ * scale each, max |x| / 127, round half to even; rank >= 2 only), or a user
+ * codec id (128-255) registered with wnn_codec_register, whose bytes
+ * `encode` writes: at most `cap` bytes (the param's size) of the `size`
+ * bytes at src into dst, returning the count (0 leaves the param raw). Params
+ * with fewer than min_elements elements (0: WNN_BUILDER_WEIGHTS_MIN_ELEMENTS),
+ * fills, and those fp16 cannot hold (beyond 65504) stay raw. report, when
+ * set, is called for every param finish encodes: its name, codec, stored and
+ * decoded bytes, and its largest error relative to its largest magnitude
+ * (max |x - decoded| / max |x|). Applies to the artifact's WEIGHTS and to a
+ * params blob alike. */
+#define WNN_BUILDER_WEIGHTS_MIN_ELEMENTS 256
+typedef struct wnn_builder_weights {
+  unsigned codec; /* wnn_codec */
+  size_t min_elements;
+  void (*report)(void *ctx, const char *name, unsigned codec, size_t stored, size_t size,
+                 double max_rel_error);
+  void *ctx;
+  size_t (*encode)(void *ctx, const void *src, size_t size, void *dst, size_t cap);
+} wnn_builder_weights;
+wnn_status wnn_builder_set_weights(wnn_builder *builder, const wnn_builder_weights *weights);
+
 /* Plans memory and serializes. *data is allocated with the builder's allocator
  * and owned by the caller, who releases it with wnn_builder_free_artifact. */
 wnn_status wnn_builder_finish(wnn_builder *builder, void **data, size_t *size);

@@ -111,6 +111,9 @@ export interface ConvertOptions {
   externalData?: Record<string, ArrayBuffer | ArrayBufferView | string | URL | Request | Response>;
   /** Most bytes of tensor data held while converting (`--max-memory`; default 4 GiB). */
   maxMemory?: number;
+  /** How float32 weights are stored (`--weights`): 'raw' (default), 'fp16' (IEEE half) or 'int8'
+   *  (per-channel scales); decoded to float32 at load (docs/format.md, "Param codecs"). */
+  weights?: 'raw' | 'fp16' | 'int8';
   /** Called with each warning of the importer (a dim set to 1, a branch left out, ...). */
   onWarning?: (message: string) => void;
   /** The converter: a precompiled module, a URL or bytes. Default: this package's dist/wnn-convert.wasm. */
@@ -233,6 +236,13 @@ export class Params {
   dispose(): void;
   [Symbol.dispose](): void;
 }
+
+/** Registers a decoder for user codec `id` (128-255) in every wasm instance, for every later load;
+ *  `null` unregisters. `src` is a copy of the stored bytes; the result must hold exactly `dstLength`
+ *  bytes. A load of weights stored with an unregistered codec fails with WNN_ERR_FEATURE naming the
+ *  codec and the tensor; a decoder that throws or returns another length, WNN_ERR_MALFORMED. */
+export function registerCodec(id: number, decode: ((src: Uint8Array, dstLength: number) => ArrayBuffer | ArrayBufferView) | null,
+  options?: { name?: string }): void;
 
 /** Loads a params blob written by `wnn convert --params-out`. */
 export function loadParams(source: Source | Promise<Request | Response>, options?: LoadParamsOptions): Promise<Params>;

@@ -345,6 +345,7 @@ function importsFor(module, memory) {
   for (const { module: mod, name } of WebAssembly.Module.imports(module)) {
     let fn = () => 52; // ENOSYS
     if (mod === 'env' && name === 'emscripten_notify_memory_growth') fn = () => {};
+    if (mod === 'env' && name === 'wnn_js_decode') fn = (codec, src, n, dst, size) => jsDecode(memory.current, codec, src >>> 0, n >>> 0, dst >>> 0, size >>> 0);
     if (mod === 'wasi_snapshot_preview1' && name === 'clock_time_get') {
       fn = (id, precision, out) => {
         new DataView(memory.current.buffer).setBigUint64(out, BigInt(Math.round(performance.now() * 1e6)), true);
@@ -363,6 +364,19 @@ class Runtime {
     this.x._initialize?.();
     this.decoder = new TextDecoder();
     this.slot = this.malloc(8); // out-parameter for handles
+    liveRuntimes.add(this);
+    for (const id of jsCodecs.keys()) this.registerCodec(id);
+  }
+
+  // Tells the C registry of this instance whether JS decodes user codec id.
+  registerCodec(id) {
+    const codec = jsCodecs.get(id);
+    const name = new TextEncoder().encode(`${codec?.name ?? ''}\0`);
+    const p = this.malloc(name.length);
+    new Uint8Array(this.memory.buffer, p, name.length).set(name);
+    const status = this.x.wnn_web_codec_register(id, p, codec ? 1 : 0);
+    this.x.free(p);
+    this.check(status, 'registerCodec');
   }
 
   get memory() { return this.x.memory; }
@@ -487,14 +501,69 @@ function loadInto(rt, bytes, flags, kernels, params) {
   if (bytes.buffer === rt.memory.buffer) bytes = bytes.slice(); // malloc may grow (and detach) it
   const data = rt.malloc(size);
   new Uint8Array(rt.memory.buffer, data, size).set(bytes);
+  decodeFailure = null;
   const status = rt.x.wnn_web_model_load(data, size, handle, flags, kernels, rt.slot);
   if (status !== 0) {
-    const err = new WnnError(STATUS[status], `loading the model: ${rt.cstr(rt.x.wnn_last_error())}`);
+    const err = loadError(rt, status, 'loading the model');
     rt.x.free(data);
     if (params) paramsUnbind(params);
     throw err;
   }
   return new Model(rt, rt.u32(rt.slot), data, params);
+}
+
+// ------------------------------------------------------------------- codecs
+
+const jsCodecs = new Map(); // user codec id -> {name, decode}
+const liveRuntimes = new Set(); // every Runtime: registerCodec reaches them all
+let decodeFailure = null; // what the last JS decoder threw or returned instead of bytes
+
+/**
+ * Registers `decode(src, dstLength) => Uint8Array` as user codec `id`
+ * (128-255) for every later load, in every wasm instance; null unregisters.
+ * `src` is a copy of the stored bytes; the result must hold exactly
+ * dstLength bytes (any TypedArray, DataView or ArrayBuffer). Options: name
+ * (shown in messages; default "js-ID").
+ */
+export function registerCodec(id, decode, options) {
+  if (!Number.isInteger(id) || id < 128 || id > 255) {
+    fail('WNN_ERR_INVALID_ARGUMENT', `registerCodec: id must be an integer from 128 to 255 (the user codec ids), got ${typeof id === 'number' ? id : describe(id)}`);
+  }
+  if (decode !== null && typeof decode !== 'function') fail('WNN_ERR_INVALID_ARGUMENT', `registerCodec: decode must be a function or null, got ${describe(decode)}`);
+  const { name } = readOptions(options, 'registerCodec', ['name']);
+  if (name != null && (typeof name !== 'string' || !name)) fail('WNN_ERR_INVALID_ARGUMENT', `registerCodec: options.name must be a non-empty string, got ${describe(name)}`);
+  if (decode) jsCodecs.set(id, { name: name ?? `js-${id}`, decode });
+  else jsCodecs.delete(id);
+  for (const rt of liveRuntimes) rt.registerCodec(id);
+}
+
+// env.wnn_js_decode: runs the registered decoder and writes its bytes at dst;
+// returns how many bytes it produced (the C side refuses any count but size).
+function jsDecode(memory, id, src, n, dst, size) {
+  const codec = jsCodecs.get(id);
+  if (!codec) return 0;
+  let out;
+  try {
+    out = codec.decode(new Uint8Array(memory.buffer, src, n).slice(), size);
+  } catch (e) {
+    decodeFailure = `the decoder of codec ${id} threw: ${e?.message ?? String(e)}`;
+    return 0;
+  }
+  const bytes = bytesOf(out);
+  if (!bytes) {
+    decodeFailure = `the decoder of codec ${id} returned ${describe(out)}, not bytes`;
+    return 0;
+  }
+  if (bytes.length === size) new Uint8Array(memory.buffer, dst, size).set(bytes);
+  return bytes.length;
+}
+
+// The message of a failed load, with what a JS decoder did when one failed.
+function loadError(rt, status, what) {
+  let msg = `${what}: ${rt.cstr(rt.x.wnn_last_error())}`;
+  if (decodeFailure) msg += ` (${decodeFailure})`;
+  decodeFailure = null;
+  return new WnnError(STATUS[status], msg);
 }
 
 // ------------------------------------------------------------------- params
@@ -518,9 +587,10 @@ export async function loadParams(source, options) {
   const block = rt.malloc(size + 63);
   const data = (block + 63) & ~63;
   new Uint8Array(rt.memory.buffer, data, size).set(bytes);
+  decodeFailure = null;
   const status = rt.x.wnn_web_params_load(data, size, flags, rt.slot);
   if (status !== 0) {
-    const err = new WnnError(STATUS[status], `loading the params: ${rt.cstr(rt.x.wnn_last_error())}`);
+    const err = loadError(rt, status, 'loading the params');
     rt.x.free(block);
     throw err;
   }
@@ -615,7 +685,7 @@ function looksLikeOnnx(bytes) {
 
 function readConvertOptions(options, context = 'convert') {
   const o = readOptions(options, context,
-    ['shapes', 'defaultShapes', 'maxShapes', 'fixDims', 'consts', 'externalData', 'maxMemory', 'onWarning', 'wasm']);
+    ['shapes', 'defaultShapes', 'maxShapes', 'fixDims', 'consts', 'externalData', 'maxMemory', 'onWarning', 'wasm', 'weights']);
   const args = [];
   // shapes: --shape; defaultShapes, maxShapes: --default-shape, --max-shape.
   for (const [key, flag] of [['shapes', '--shape'], ['defaultShapes', '--default-shape'], ['maxShapes', '--max-shape']]) {
@@ -630,6 +700,10 @@ function readConvertOptions(options, context = 'convert') {
   }
   if (o.fixDims != null && typeof o.fixDims !== 'boolean') fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.fixDims: expected a boolean, got ${describe(o.fixDims)}`);
   if (o.fixDims) args.push('--fix-dims');
+  if (o.weights != null) {
+    if (!['raw', 'fp16', 'int8'].includes(o.weights)) fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.weights: expected 'raw', 'fp16' or 'int8', got ${typeof o.weights === 'string' ? `'${o.weights}'` : describe(o.weights)}`);
+    args.push('--weights', o.weights);
+  }
   const files = new Map();
   if (o.consts != null) {
     if (typeof o.consts !== 'object') fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.consts: expected {name: bytes of a .npy or TensorProto .pb}, got ${describe(o.consts)}`);

@@ -39,8 +39,9 @@ done
 
 # ------------------------------------------------------------ wasm imports
 # dist/wnn-wasi.wasm and dist/wnn-convert.wasm must import only
-# wasi_snapshot_preview1 functions (so any WASI host runs them); the web modules only env.emscripten_notify_memory_growth
-# and, should the runtime ever need them, wasi_snapshot_preview1 functions.
+# wasi_snapshot_preview1 functions (so any WASI host runs them); the web modules only env.emscripten_notify_memory_growth,
+# env.wnn_js_decode (user codecs decoded by JS: wasm/web-imports.js) and, should the runtime ever need them,
+# wasi_snapshot_preview1 functions.
 imports_of() {
   wasm-objdump -x -j Import "$1" | sed -n 's/.* <- \([^ ]*\).*/\1/p'
 }
@@ -71,7 +72,7 @@ printf '\n== wasm modules\n'
 for f in dist/wnn-wasi.wasm dist/wnn-convert.wasm dist/wnn.wasm dist/wnn-full.wasm dist/wnn-scalar.wasm; do
   case $f in
     *wasi*|*convert*) preset=wasi allowed='^wasi_snapshot_preview1\.' ;;
-    *) preset=web allowed='^(env\.emscripten_notify_memory_growth|wasi_snapshot_preview1\.[a-z_]+)$' ;;
+    *) preset=web allowed='^(env\.emscripten_notify_memory_growth|env\.wnn_js_decode|wasi_snapshot_preview1\.[a-z_]+)$' ;;
   esac
   if [ -f "$f" ]; then
     check_imports "$f" "$allowed"

@@ -232,3 +232,20 @@ const char *wnn_web_profile_text(const wnn_executor *executor, int index, int wh
   if (wnn_executor_profile(executor, index, &p) != WNN_OK) return NULL;
   return which == 0 ? p.op : p.name;
 }
+
+/* User codecs decoded by JavaScript (wnn.registerCodec in js/wnn.js): the
+ * import env.wnn_js_decode calls the function registered for `codec`, which
+ * writes the decoded bytes at dst and returns how many it wrote (0 when it
+ * threw or returned no bytes). */
+__attribute__((import_module("env"), import_name("wnn_js_decode"))) extern size_t wnn_js_decode(
+    unsigned codec, const void *src, size_t src_size, void *dst, size_t dst_size);
+
+static size_t js_decode(void *codec, const void *src, size_t src_size, void *dst,
+                        size_t dst_size) {
+  return wnn_js_decode((unsigned)(size_t)codec, src, src_size, dst, dst_size);
+}
+
+/* Registers (on != 0) or unregisters user codec `id` as decoded by JS. */
+wnn_status wnn_web_codec_register(unsigned id, const char *name, int on) {
+  return wnn_codec_register(id, name, on ? js_decode : NULL, (void *)(size_t)id);
+}

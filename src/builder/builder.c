@@ -4,6 +4,7 @@
  * it never hands out an artifact the runtime would reject. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "ops/op.h"
@@ -12,7 +13,9 @@
 #include "base/status.h"
 #include "runtime/model.h"
 #include "runtime/plan.h"
+#include "base/half.h"
 #include "builder/params_writer.h"
+#include "runtime/codec.h"
 #include "builder/writer.h"
 #include "runtime/sha256.h"
 #include "wnn_builder.h"
@@ -35,6 +38,8 @@ typedef struct bvalue {
   unsigned codec;   /* PARAM: WNN_CODEC_RAW, or WNN_CODEC_FILL when finish finds
                        every element equal (WEIGHTS then stores one element) */
   int external;     /* PARAM: written to the params blob (finish_with_params) */
+  uint8_t *enc;     /* PARAM stored with a codec (fp16, int8, user): its bytes */
+  size_t enc_size, enc_cap; /* stored bytes; bytes allocated */
   unsigned char named[WNN_MAX_DIMS]; /* INPUT: 1 + the dim naming dim d, or 0 */
 } bvalue;
 
@@ -72,6 +77,7 @@ struct wnn_builder {
   bdim dims[MAX_DIMS_NAMED]; /* wnn_builder_add_dim */
   int num_dims;
   bool has_shape_nodes;
+  wnn_builder_weights weights; /* wnn_builder_set_weights; codec RAW by default */
 };
 
 static wnn_status fail(wnn_status status, const char *fmt, ...)
@@ -127,6 +133,7 @@ void wnn_builder_free(wnn_builder *b) {
   for (int i = 0; i < b->num_values; i++) {
     wnn_free_str(&a, b->values[i].name);
     wnn_free(&a, b->values[i].data, b->values[i].nbytes, 64);
+    wnn_free(&a, b->values[i].enc, b->values[i].enc_cap, 64);
   }
   for (int i = 0; i < b->num_nodes; i++) {
     wnn_free_str(&a, b->nodes[i].name);
@@ -714,7 +721,100 @@ static unsigned param_codec(const bvalue *v) {
 
 /* Bytes of a param in WEIGHTS. */
 static size_t stored_bytes(const bvalue *v) {
+  if (v->enc) return v->enc_size;
   return v->codec == WNN_CODEC_FILL ? wnn_dtype_size(v->dtype) : v->nbytes;
+}
+
+wnn_status wnn_builder_set_weights(wnn_builder *b, const wnn_builder_weights *w) {
+  wnn_clear_error();
+  if (!b || !w) return fail(WNN_ERR_INVALID_ARGUMENT, "set_weights: NULL argument");
+  const int user = w->codec >= WNN_CODEC_USER_FIRST && w->codec <= WNN_CODEC_USER_LAST;
+  if (w->codec != WNN_CODEC_RAW && w->codec != WNN_CODEC_FP16 && w->codec != WNN_CODEC_INT8 && !user)
+    return fail(WNN_ERR_INVALID_ARGUMENT,
+                "set_weights: codec %u; the builder writes raw (0), fp16 (4), int8 (5) or a user "
+                "codec (128-255)", w->codec);
+  if (user && (!w->encode || !strcmp(wnn_codec_name(w->codec), "?")))
+    return fail(WNN_ERR_INVALID_ARGUMENT,
+                "set_weights: user codec %u needs an encoder and a decoder registered with "
+                "wnn_codec_register (the builder loads what it wrote)", w->codec);
+  b->weights = *w;
+  return WNN_OK;
+}
+
+/* Encodes float32 param v with codec (FP16 or INT8) into v->enc; returns the
+ * largest error relative to the param's largest magnitude, or -1 (v stays
+ * raw) when out of memory or when fp16 cannot hold a value (past 65504). */
+static double encode_param(const wnn_builder *b, bvalue *v, unsigned codec) {
+  const size_t numel = v->nbytes / 4;
+  const float *x = v->data;
+  const size_t channels = codec == WNN_CODEC_INT8 ? (size_t)v->dims[0] : 0;
+  size_t size = codec == WNN_CODEC_FP16 ? numel * 2
+                : codec == WNN_CODEC_INT8 ? channels * 4 + numel : v->nbytes;
+  uint8_t *e = wnn_alloc(&b->alloc, size, 64);
+  if (!e) return -1;
+  double max_abs = 0, max_err = 0;
+  for (size_t i = 0; i < numel; i++) max_abs = fmax(max_abs, fabs((double)x[i]));
+  if (codec >= WNN_CODEC_USER_FIRST) { /* the user's encoder, checked with its decoder */
+    const size_t n = b->weights.encode(b->weights.ctx, v->data, v->nbytes, e, size);
+    float *back = n && n <= size ? wnn_alloc(&b->alloc, v->nbytes, 64) : NULL;
+    const int ok = back && !wnn_codec_decode(codec, v->dims, e, n, back, v->nbytes, "builder");
+    for (size_t i = 0; ok && i < numel; i++) max_err = fmax(max_err, fabs((double)back[i] - x[i]));
+    if (back) wnn_free(&b->alloc, back, v->nbytes, 64);
+    if (!ok) {
+      wnn_free(&b->alloc, e, size, 64);
+      return -1;
+    }
+    /* keep the allocation's size for the free; enc_size is what is stored */
+    v->enc = e;
+    v->enc_size = n;
+    v->enc_cap = size;
+    return max_abs > 0 ? max_err / max_abs : 0;
+  }
+  if (codec == WNN_CODEC_FP16) {
+    for (size_t i = 0; i < numel; i++) {
+      const uint16_t h = wnn_f32_to_f16(x[i]);
+      const float back = wnn_f16_to_f32(h);
+      if (isfinite(x[i]) && !isfinite(back)) {
+        wnn_free(&b->alloc, e, size, 64);
+        return -1;
+      }
+      e[2 * i] = (uint8_t)h, e[2 * i + 1] = (uint8_t)(h >> 8);
+      max_err = fmax(max_err, fabs((double)back - (double)x[i]));
+    }
+  } else {
+    const size_t per = numel / channels;
+    int8_t *q = (int8_t *)(e + 4 * channels);
+    for (size_t c = 0; c < channels; c++) {
+      float m = 0;
+      for (size_t k = 0; k < per; k++) m = fmaxf(m, fabsf(x[c * per + k]));
+      const float scale = m / 127.0f;
+      memcpy(e + 4 * c, &scale, 4);
+      for (size_t k = 0; k < per; k++) {
+        const float r = scale > 0 ? nearbyintf(x[c * per + k] / scale) : 0.0f;
+        const int8_t qi = (int8_t)(r > 127 ? 127 : r < -127 ? -127 : r);
+        q[c * per + k] = qi;
+        max_err = fmax(max_err, fabs((double)((float)qi * scale) - (double)x[c * per + k]));
+      }
+    }
+  }
+  v->enc = e;
+  v->enc_size = v->enc_cap = size;
+  return max_abs > 0 ? max_err / max_abs : 0;
+}
+
+/* The value codec for raw float32 param v under the builder's weights
+ * setting: big enough (min_elements), and for int8 a tensor of rank >= 2
+ * (per-channel scales on a vector would cost more than they save). */
+static void choose_value_codec(wnn_builder *b, bvalue *v) {
+  const wnn_builder_weights *w = &b->weights;
+  if (w->codec == WNN_CODEC_RAW || v->codec != WNN_CODEC_RAW || v->dtype != WNN_DTYPE_F32) return;
+  const size_t min = w->min_elements ? w->min_elements : WNN_BUILDER_WEIGHTS_MIN_ELEMENTS;
+  if (v->nbytes / 4 < min || (w->codec == WNN_CODEC_INT8 && (v->ndim < 2 || v->dims[0] < 1)))
+    return;
+  const double err = encode_param(b, v, w->codec);
+  if (err < 0) return;
+  v->codec = w->codec;
+  if (w->report) w->report(w->ctx, v->name, v->codec, v->enc_size, v->nbytes, err);
 }
 
 /* The GRAPH JSON; NULL when out of memory. Weights offsets are set already. */
@@ -835,7 +935,8 @@ static uint8_t *weights_blob(const wnn_builder *b, size_t weights_bytes) {
   uint8_t *w = wnn_calloc(&b->alloc, 1, weights_bytes, 64);
   for (int v = 0; w && v < b->num_values; v++)
     if (b->values[v].kind == WNN_VALUE_PARAM && b->values[v].nbytes && !b->values[v].external)
-      memcpy(w + b->values[v].offset, b->values[v].data, stored_bytes(&b->values[v]));
+      memcpy(w + b->values[v].offset, b->values[v].enc ? b->values[v].enc : b->values[v].data,
+             stored_bytes(&b->values[v]));
   return w;
 }
 
@@ -850,7 +951,9 @@ static wnn_status params_blob(wnn_builder *b, uint8_t **blob, size_t *blob_size,
   n = 0;
   for (int i = 0; i < b->num_values; i++) {
     const bvalue *v = &b->values[i];
-    if (v->external) e[n++] = (wnn_params_entry){v->name, v->dtype, v->ndim, v->dims, v->data};
+    if (v->external)
+      e[n++] = (wnn_params_entry){v->name, v->dtype, v->ndim, v->dims, v->data,
+                                  v->enc ? v->codec : WNN_CODEC_RAW, v->enc, v->enc_size};
   }
   wnn_status st = wnn_params_write(&b->alloc, e, n, blob, blob_size);
   wnn_free(&b->alloc, e, sizeof *e * (size_t)(n ? n : 1), 8);
@@ -879,7 +982,7 @@ static wnn_status finish(wnn_builder *b, void **data, size_t *size, void **pdata
   wnn_clear_error();
   if (!b || !data || !size) return fail(WNN_ERR_INVALID_ARGUMENT, "finish: NULL argument");
   if (b->num_outputs == 0) return fail(WNN_ERR_INVALID_ARGUMENT, "finish: the graph has no outputs");
-  size_t arena_bytes = 0, weights_bytes = 0;
+  size_t arena_bytes = 0, weights_bytes = 0, decoded_bytes = 0;
   wnn_status st = plan(b, &arena_bytes);
   if (st) return st;
   if (arena_bytes > WNN_MAX_ARENA_BYTES)
@@ -890,12 +993,16 @@ static wnn_status finish(wnn_builder *b, void **data, size_t *size, void **pdata
   for (int i = 0; i < b->num_values; i++)
     if (b->values[i].kind == WNN_VALUE_PARAM) {
       bvalue *v = &b->values[i];
+      wnn_free(&b->alloc, v->enc, v->enc_cap, 64); /* from an earlier finish */
+      v->enc = NULL, v->enc_size = v->enc_cap = 0;
       v->codec = param_codec(v);
+      choose_value_codec(b, v);
       if (v->codec == WNN_CODEC_FILL)
         wnn_fill_layout_add(&fills, wnn_dtype_size(v->dtype), v->data, v->nbytes);
       /* Fills (one element) and empty params stay in the artifact. */
-      v->external = pdata && v->codec == WNN_CODEC_RAW && v->nbytes > 0;
+      v->external = pdata && v->codec != WNN_CODEC_FILL && v->nbytes > 0;
       if (v->external) continue;
+      if (v->enc) decoded_bytes += align_up(v->nbytes); /* the loader's decode block */
       v->offset = weights_bytes;
       weights_bytes = align_up(weights_bytes + stored_bytes(v));
     }
@@ -907,7 +1014,7 @@ static wnn_status finish(wnn_builder *b, void **data, size_t *size, void **pdata
 
   wnn_json_begin(&b->alloc);
   cJSON *g = graph_json(b, arena_bytes);
-  cJSON *m = metadata_json(b, arena_bytes, weights_bytes + fill_bytes);
+  cJSON *m = metadata_json(b, arena_bytes, weights_bytes + fill_bytes + decoded_bytes);
   char *gs = g ? cJSON_PrintUnformatted(g) : NULL, *ms = m ? cJSON_PrintUnformatted(m) : NULL;
   uint8_t *weights = weights_bytes ? weights_blob(b, weights_bytes) : NULL;
   uint8_t *buf = NULL;

@@ -18,6 +18,11 @@ static int by_name(const void *x, const void *y) {
 
 static size_t align_up(size_t v) { return (v + WNN_PARAMS_ALIGN - 1) / WNN_PARAMS_ALIGN * WNN_PARAMS_ALIGN; }
 
+/* Bytes a tensor takes in the file: its decoded bytes when raw. */
+static size_t stored_of(const wnn_params_entry *e, size_t nbytes) {
+  return e->codec == WNN_CODEC_RAW ? nbytes : e->stored_size;
+}
+
 static void wr16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8); }
 
 wnn_status wnn_params_write(const wnn_allocator *a, const wnn_params_entry *t, int n,
@@ -58,7 +63,7 @@ wnn_status wnn_params_write(const wnn_allocator *a, const wnn_params_entry *t, i
   const size_t table = WNN_PARAMS_HEADER_SIZE;
   const size_t meta = (size_t)n * WNN_PARAMS_ENTRY_SIZE + dims_bytes + names_bytes;
   size_t total = align_up(table + meta);
-  for (int i = 0; i < n; i++) total = align_up(total + nbytes[order[i] - t]);
+  for (int i = 0; i < n; i++) total = align_up(total + stored_of(order[i], nbytes[order[i] - t]));
   uint8_t *buf = wnn_alloc(a, total, WNN_PARAMS_ALIGN);
   if (!buf) {
     st = wnn_seterr(NULL, 0, WNN_ERR_OUT_OF_MEMORY, "params writer: out of memory (%zu bytes)",
@@ -79,21 +84,21 @@ wnn_status wnn_params_write(const wnn_allocator *a, const wnn_params_entry *t, i
   for (int r = 0; r < n; r++) {
     const wnn_params_entry *e = order[r];
     uint8_t *en = buf + table + (size_t)r * WNN_PARAMS_ENTRY_SIZE;
-    const size_t len = strlen(e->name), nb = nbytes[order[r] - t];
+    const size_t len = strlen(e->name), nb = nbytes[order[r] - t], sb = stored_of(e, nb);
     wnn_wr64(en, names_at);
     wnn_wr32(en + 8, (uint32_t)len);
     wnn_wr32(en + 12, (uint32_t)e->dtype);
     wnn_wr32(en + 16, (uint32_t)e->ndim);
-    wnn_wr32(en + 20, WNN_CODEC_RAW);
+    wnn_wr32(en + 20, e->codec);
     wnn_wr64(en + 24, data_at);
-    wnn_wr64(en + 32, nb);
+    wnn_wr64(en + 32, sb);
     wnn_wr64(en + 40, nb);
     memcpy(buf + names_at, e->name, len);
     names_at += len;
     for (int d = 0; d < e->ndim; d++, dims_at += 8) wnn_wr64(buf + dims_at, (uint64_t)e->dims[d]);
-    if (nb) memcpy(buf + data_at, e->data, nb);
-    wnn_wr32(en + 48, wnn_crc32(0, buf + data_at, nb));
-    data_at = align_up(data_at + nb);
+    if (sb) memcpy(buf + data_at, e->codec ? e->stored : e->data, sb);
+    wnn_wr32(en + 48, wnn_crc32(0, buf + data_at, sb));
+    data_at = align_up(data_at + sb);
   }
   uint32_t crc = wnn_crc32(0, buf, 48);
   crc = wnn_crc32(crc, buf + 52, 12);

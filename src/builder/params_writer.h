@@ -13,7 +13,10 @@ typedef struct wnn_params_entry {
   wnn_dtype dtype;
   int ndim;
   const int64_t *dims;
-  const void *data; /* numel * dtype size bytes, stored raw */
+  const void *data; /* numel * dtype size bytes (the decoded values) */
+  unsigned codec;     /* WNN_CODEC_RAW (0): data is stored; else stored/stored_size */
+  const void *stored; /* the encoded bytes for another codec */
+  size_t stored_size;
 } wnn_params_entry;
 
 /* Writes a blob holding the n tensors, sorted by name: header, table, dims,

@@ -46,7 +46,7 @@ static const char usage_text[] =
     "commands:\n"
     "  convert MODEL.onnx -o OUT.wnn [--shape NAME=1x3x224x224]... [--const NAME=FILE]...\n"
     "          [--max-memory BYTES] [--report FILE.json]\n"
-    "          [--params-out FILE.wnnp | --params-ref FILE.wnnp]\n"
+    "          [--params-out FILE.wnnp | --params-ref FILE.wnnp] [--weights raw|fp16|int8]\n"
     "      converts an ONNX model (not in wnn-wasi.wasm); --shape fixes an input's shape,\n"
     "      --const freezes an input to the tensor in FILE (.npy or .pb): the artifact\n"
     "      no longer has that input and is specialized to that value; --max-memory\n"
@@ -55,8 +55,9 @@ static const char usage_text[] =
     "      --params-out writes the weights to a params blob of their own, which\n"
     "      info, run and bench then take as --params FILE.wnnp; --params-ref\n"
     "      refers to a blob written before (the same weights converted at another\n"
-    "      shape) and writes none, when it holds every param unchanged\n"
-    "  info MODEL.wnn [--json] [--params FILE.wnnp]\n"
+    "      shape) and writes none, when it holds every param unchanged; --weights\n"
+    "      stores float32 weights as IEEE half or as int8 with per-channel scales\n"
+    "  info MODEL.wnn [--json] [--params FILE.wnnp] [--weights]\n"
     "      inputs, outputs, params count, arena and weights bytes, metadata\n"
     "  run MODEL.wnn --input NAME=FILE ... [--output-dir DIR] [--params FILE.wnnp]\n"
     "      runs the model once; FILE is .npy or an ONNX TensorProto .pb; NAME is an\n"
@@ -141,14 +142,14 @@ typedef struct cli_args {
   int num_inputs;
   const char *output_dir;
   const char *params; /* --params FILE: the model's params blob */
-  int json, profile;
+  int json, profile, weights; /* weights: info --weights */
   long number, repeat;
   double min_repeat_ms;
 } cli_args;
 
 enum { OPT_JSON = 1, OPT_INPUT = 2, OPT_OUTPUT_DIR = 4, OPT_NUMBER = 8, OPT_REPEAT = 16,
        OPT_MIN_REPEAT_MS = 32, OPT_PROFILE = 64,
-       OPT_PARAMS = 128 };
+       OPT_PARAMS = 128, OPT_WEIGHTS = 256 };
 
 static int parse_long(const char *opt, const char *text, long min, long *out) {
   char *end;
@@ -194,7 +195,8 @@ static int parse_args(const char *command, int argc, char **argv, int first, uns
     } opts[] = {{"--json", OPT_JSON, 0},          {"--input", OPT_INPUT, 1},
                 {"--output-dir", OPT_OUTPUT_DIR, 1}, {"--number", OPT_NUMBER, 1},
                 {"--repeat", OPT_REPEAT, 1},      {"--min-repeat-ms", OPT_MIN_REPEAT_MS, 1},
-                {"--profile", OPT_PROFILE, 0},    {"--params", OPT_PARAMS, 1}};
+                {"--profile", OPT_PROFILE, 0},    {"--params", OPT_PARAMS, 1},
+                {"--weights", OPT_WEIGHTS, 0}};
     size_t k, n = 0;
     const char *eq = strchr(arg, '=');
     size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
@@ -219,6 +221,7 @@ static int parse_args(const char *command, int argc, char **argv, int first, uns
     switch (opts[k].flag) {
       case OPT_JSON: a->json = 1; break;
       case OPT_PROFILE: a->profile = 1; break;
+      case OPT_WEIGHTS: a->weights = 1; break;
       case OPT_PARAMS:
         if (!*value) return usage_error("%s: --params is empty", command);
         a->params = value;
@@ -519,9 +522,50 @@ static void print_dims(FILE *f, const wnn_model *model, int json) {
   if (!json && count) fputc('\n', f);
 }
 
+/* A param codec's name (docs/format.md, "Param codecs"). */
+static const char *codec_name(unsigned codec, char *buf, size_t cap) {
+  switch (codec) {
+    case WNN_CODEC_RAW: return "raw";
+    case WNN_CODEC_FILL: return "fill";
+    case WNN_CODEC_FP16: return "fp16";
+    case WNN_CODEC_INT8: return "int8";
+  }
+  snprintf(buf, cap, "user %u", codec);
+  return buf;
+}
+
+/* info --weights: every param with its codec, stored and decoded bytes. */
+static void print_weights(const wnn_model *model, int json) {
+  const int n = wnn_model_num_params(model);
+  char shape[WNN_MAX_DIMS * 22 + 3], cn[32];
+  if (json) fputs("\"weights\":[", stdout);
+  else printf("weights (%d params: codec, stored bytes, decoded bytes):\n", n);
+  for (int i = 0; i < n; i++) {
+    wnn_tensor_info info;
+    unsigned codec;
+    size_t stored;
+    if (wnn_model_param_info(model, i, &info) || wnn_model_param_storage(model, i, &codec, &stored))
+      continue;
+    const char *c = codec_name(codec, cn, sizeof cn);
+    if (json) {
+      fputs(i ? ",{\"name\":" : "{\"name\":", stdout);
+      json_string(stdout, info.name);
+      fputs(",\"dtype\":", stdout);
+      json_string(stdout, wnn_dtype_name(info.dtype));
+      fputs(",\"shape\":", stdout);
+      json_shape(stdout, info.ndim, info.shape);
+      printf(",\"codec\":\"%s\",\"stored\":%zu,\"size\":%zu}", c, stored, info.nbytes);
+    } else {
+      printf("  %d  %s  %s  %s  %s  %zu  %zu\n", i, info.name, wnn_dtype_name(info.dtype),
+             shape_text(shape, sizeof shape, info.ndim, info.shape), c, stored, info.nbytes);
+    }
+  }
+  if (json) fputs("],", stdout);
+}
+
 static int cmd_info(int argc, char **argv) {
   cli_args a;
-  int rc = parse_args("info", argc, argv, 2, OPT_JSON | OPT_PARAMS, &a);
+  int rc = parse_args("info", argc, argv, 2, OPT_JSON | OPT_PARAMS | OPT_WEIGHTS, &a);
   if (rc) return rc;
   wnn_model *model;
   if ((rc = load_model(a.model, a.params, &model))) return rc;
@@ -554,9 +598,11 @@ static int cmd_info(int argc, char **argv) {
       if (i) fputc(',', stdout);
       print_tensor_json(stdout, i, &info);
     }
-    printf("],\"params\":%d,\"arena_bytes\":%zu,\"weights_bytes\":%zu,\"metadata\":%s}\n",
+    printf("],\"params\":%d,\"arena_bytes\":%zu,\"weights_bytes\":%zu,",
            wnn_model_num_params(model), wnn_model_arena_bytes(model),
-           wnn_model_weights_bytes(model), meta);
+           wnn_model_weights_bytes(model));
+    if (a.weights) print_weights(model, 1);
+    printf("\"metadata\":%s}\n", meta);
   } else {
     printf("model: %s\n", a.model);
     printf("inputs (%d):\n", ni);
@@ -578,6 +624,7 @@ static int cmd_info(int argc, char **argv) {
     printf("params: %d\n", wnn_model_num_params(model));
     printf("arena bytes: %zu\n", wnn_model_arena_bytes(model));
     printf("weights bytes: %zu\n", wnn_model_weights_bytes(model));
+    if (a.weights) print_weights(model, 0);
     printf("metadata: %s\n", meta);
   }
   wnn_model_free(model);
@@ -924,7 +971,46 @@ static int parse_shape_specs(const char *option, const char *const *specs, int c
 typedef struct convert_report {
   FILE *f;      /* NULL: no report */
   int warnings; /* written so far */
+  /* --weights: the params the builder encoded (wnn_builder_weights.report),
+   * for the report, and totals for the summary line. */
+  struct coded_param {
+    char *name;
+    unsigned codec;
+    size_t stored, size;
+    double err;
+  } *coded;
+  int num_coded, cap_coded;
+  size_t stored, size;
+  double worst;
+  const char *worst_name;
 } convert_report;
+
+static void convert_coded(void *ctx, const char *name, unsigned codec, size_t stored, size_t size,
+                          double err) {
+  convert_report *r = (convert_report *)ctx;
+  if (r->num_coded == r->cap_coded) {
+    int cap = r->cap_coded ? 2 * r->cap_coded : 64;
+    struct coded_param *p = realloc(r->coded, (size_t)cap * sizeof *p);
+    if (!p) return; /* the summary then undercounts; the artifact is unaffected */
+    r->coded = p, r->cap_coded = cap;
+  }
+  struct coded_param *c = &r->coded[r->num_coded];
+  const size_t len = strlen(name ? name : "");
+  c->name = malloc(len + 1);
+  if (!c->name) return;
+  memcpy(c->name, name ? name : "", len + 1);
+  c->codec = codec, c->stored = stored, c->size = size, c->err = err;
+  r->num_coded++;
+  r->stored += stored, r->size += size;
+  if (err >= r->worst) r->worst = err, r->worst_name = c->name;
+}
+
+static void convert_coded_free(convert_report *r) {
+  for (int i = 0; i < r->num_coded; i++) free(r->coded[i].name);
+  free(r->coded);
+  r->coded = NULL;
+  r->num_coded = r->cap_coded = 0;
+}
 
 static void convert_warn(void *ctx, const char *msg) {
   convert_report *r = (convert_report *)ctx;
@@ -946,7 +1032,15 @@ static int convert_report_end(convert_report *r, const char *path, int rc, wnn_s
   fprintf(r->f, "],\"ok\":%s,\"status\":%d,\"unsupported\":%s,\"message\":", rc ? "false" : "true",
           (int)st, unsupported ? "true" : "false");
   json_string(r->f, msg);
-  fprintf(r->f, ",\"nodes\":%d,\"quant_rewrites\":%d}\n", nodes, quant_rewrites);
+  fprintf(r->f, ",\"nodes\":%d,\"quant_rewrites\":%d,\"weights\":[", nodes, quant_rewrites);
+  for (int i = 0; !rc && i < r->num_coded; i++) {
+    const struct coded_param *c = &r->coded[i];
+    fprintf(r->f, "%s{\"name\":", i ? "," : "");
+    json_string(r->f, c->name);
+    fprintf(r->f, ",\"codec\":\"%s\",\"stored\":%zu,\"size\":%zu,\"max_rel_error\":%.6g}",
+            c->codec == WNN_CODEC_FP16 ? "fp16" : "int8", c->stored, c->size, c->err);
+  }
+  fputs("]}\n", r->f);
   const bool bad = ferror(r->f) != 0;
   if (fclose(r->f) != 0 || bad) {
     r->f = NULL;
@@ -1000,6 +1094,7 @@ static int cmd_convert(int argc, char **argv) {
   int num_consts = 0;
   size_t max_memory = 0;
   const char *params_out = NULL, *params_ref = NULL;
+  unsigned weights_codec = WNN_CODEC_RAW;
   for (int i = 2; i < argc; i++) {
     const char *arg = argv[i];
     const char *value = NULL;
@@ -1014,14 +1109,14 @@ static int cmd_convert(int argc, char **argv) {
     if (!strcmp(arg, "-o") || !strcmp(arg, "--output") || !strcmp(arg, "--shape") ||
         !strcmp(arg, "--const") || !strcmp(arg, "--max-memory") || !strcmp(arg, "--report") ||
         !strcmp(arg, "--default-shape") || !strcmp(arg, "--max-shape") ||
-        !strcmp(arg, "--params-out") || !strcmp(arg, "--params-ref")) {
+        !strcmp(arg, "--params-out") || !strcmp(arg, "--params-ref") || !strcmp(arg, "--weights")) {
       if (i + 1 >= argc) return usage_error("convert: %s needs a value", arg);
       value = argv[++i];
     } else if (!strncmp(arg, "--output=", 9) || !strncmp(arg, "--shape=", 8) ||
                !strncmp(arg, "--const=", 8) || !strncmp(arg, "--max-memory=", 13) ||
                !strncmp(arg, "--report=", 9) || !strncmp(arg, "--default-shape=", 16) ||
                !strncmp(arg, "--max-shape=", 12) || !strncmp(arg, "--params-out=", 13) ||
-               !strncmp(arg, "--params-ref=", 13)) {
+               !strncmp(arg, "--params-ref=", 13) || !strncmp(arg, "--weights=", 10)) {
       value = strchr(arg, '=') + 1;
     } else if (arg[0] == '-' && arg[1]) {
       return usage_error("convert: unknown option '%s'", arg);
@@ -1061,6 +1156,11 @@ static int cmd_convert(int argc, char **argv) {
     } else if (!strncmp(arg, "--params-out", 12)) {
       if (!*value) return usage_error("convert: the --params-out path is empty");
       params_out = value;
+    } else if (!strncmp(arg, "--weights", 9)) {
+      if (!strcmp(value, "raw")) weights_codec = WNN_CODEC_RAW;
+      else if (!strcmp(value, "fp16")) weights_codec = WNN_CODEC_FP16;
+      else if (!strcmp(value, "int8")) weights_codec = WNN_CODEC_INT8;
+      else return usage_error("convert: --weights expects raw, fp16 or int8, got '%s'", value);
     } else if (!strncmp(arg, "--params-ref", 12)) {
       if (!*value) return usage_error("convert: the --params-ref path is empty");
       params_ref = value;
@@ -1079,6 +1179,7 @@ static int cmd_convert(int argc, char **argv) {
                        "give one of them");
 #ifndef WNN_CLI_WITH_IMPORTER
   (void)params_ref;
+  (void)weights_codec;
   (void)report_path;
   (void)shape_specs;
   (void)default_specs;
@@ -1103,7 +1204,8 @@ static int cmd_convert(int argc, char **argv) {
     free_shape_names(defaults, num_defaults);
   }
   if (rc) return rc;
-  convert_report report = {NULL, 0};
+  convert_report report;
+  memset(&report, 0, sizeof report);
   if (report_path) {
     report.f = fopen(report_path, "w");
     if (!report.f) {
@@ -1165,6 +1267,8 @@ static int cmd_convert(int argc, char **argv) {
   opt.num_consts = num_consts;
   opt.max_memory = max_memory;
   opt.split_params = params_out || params_ref;
+  const wnn_builder_weights weights = {weights_codec, 0, convert_coded, &report, NULL};
+  opt.weights = &weights;
   wnn_import_result res;
   res.unsupported = false;
   res.num_nodes = 0;
@@ -1193,6 +1297,14 @@ static int cmd_convert(int argc, char **argv) {
   }
   rc = convert_report_end(&report, report_path, rc, st, msg, rc == EXIT_UNSUPPORTED, rc ? 0 : res.num_nodes,
                           rc ? 0 : res.num_quant_rewrites);
+  if (!rc && weights_codec != WNN_CODEC_RAW) /* what --weights did, in one line */
+    fprintf(stderr,
+            "wnn: convert: --weights %s: %d params, %zu bytes stored for %zu; largest relative "
+            "error %.3g (%s)%s\n",
+            weights_codec == WNN_CODEC_FP16 ? "fp16" : "int8", report.num_coded, report.stored,
+            report.size, report.worst, report.worst_name ? report.worst_name : "none",
+            report_path ? "; per param in the --report file" : "");
+  convert_coded_free(&report);
   free(data);
   free_shape_names(shapes, num_shapes);
   free_shape_names(defaults, num_defaults);

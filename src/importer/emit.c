@@ -35,8 +35,9 @@ static wnn_status param(wnn_ir_graph *g, wnn_builder *b, int v, int *map) {
   return WNN_OK;
 }
 
-wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, void **artifact, size_t *size,
-                    void **params, size_t *params_size, int *num_nodes) {
+wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, const wnn_builder_weights *weights,
+                    void **artifact, size_t *size, void **params, size_t *params_size,
+                    int *num_nodes) {
   wnn_builder *b = NULL;
   wnn_status st = wnn_builder_create(NULL, &b);
   if (st) return wnn_ir_fail(g, st, false, "%s", wnn_last_error());
@@ -50,7 +51,9 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, void **artifact, si
   }
   for (int i = 0; i < g->num_values; i++) map[i] = half_in[i] = -1;
   int nodes = 0;
-  if (model_name) st = wnn_builder_set_metadata(b, "name", model_name);
+  if (weights && (st = wnn_builder_set_weights(b, weights)))
+    wnn_ir_fail(g, st, false, "%s", wnn_last_error());
+  if (!st && model_name) st = wnn_builder_set_metadata(b, "name", model_name);
   if (!st) st = wnn_builder_set_metadata(b, "producer", "wnn convert");
   /* Run-time shapes: the artifact's dims, then inputs that name them. */
   for (int i = 0; !st && i < g->num_dims; i++) {

@@ -267,7 +267,8 @@ static wnn_status attempt(wnn_ir_graph *g, const void *data, size_t size,
     int n;
     wnn_pass_dce(g, &n);
     warn_narrowed(g);
-    st = wnn_emit(g, opt ? opt->model_name : NULL, &result->artifact, &result->size,
+    st = wnn_emit(g, opt ? opt->model_name : NULL, opt ? opt->weights : NULL,
+                  &result->artifact, &result->size,
                   opt && opt->split_params ? &result->params : NULL, &result->params_size,
                   &result->num_nodes);
   }

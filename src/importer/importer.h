@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "wnn.h"
+#include "wnn_builder.h"
 
 /* --shape NAME=1x3x224x224: the whole shape of a graph input. */
 typedef struct wnn_import_shape {
@@ -73,6 +74,9 @@ typedef struct wnn_import_options {
   /* --params-out: the weights go to a params blob of their own
    * (result->params; docs/params.md) and the artifact refers to it. */
   bool split_params;
+  /* --weights fp16|int8: how float32 weights are stored (the builder's
+   * wnn_builder_set_weights, with its report); NULL: raw. */
+  const wnn_builder_weights *weights;
 } wnn_import_options;
 
 #define WNN_IMPORT_DEFAULT_MAX_MEMORY ((size_t)4 << 30)

@@ -18,6 +18,7 @@
 #define WNN_IMPORTER_PASSES_H
 
 #include "importer/ir.h"
+#include "wnn_builder.h"
 
 /* Infers node id's output dtypes and shapes with the runtime op's prepare
  * (its inputs must be known); constant inputs are passed as constants, so
@@ -70,8 +71,9 @@ void wnn_pass_dce(wnn_ir_graph *g, int *removed);
 
 /* Emits the live graph through the builder. *artifact is malloc'd; with
  * params non-NULL the weights go to a params blob there (malloc'd too). */
-wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, void **artifact, size_t *size,
-                    void **params, size_t *params_size, int *num_nodes);
+wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, const wnn_builder_weights *weights,
+                    void **artifact, size_t *size, void **params, size_t *params_size,
+                    int *num_nodes);
 
 /* Statuses that mean "wnn does not support this" rather than "bad model". */
 bool wnn_status_is_unsupported(wnn_status st);

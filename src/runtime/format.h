@@ -27,7 +27,7 @@ enum {
  * may only be RAW in this reader (1 = lz4 and 2 = zstd are reserved for
  * sections); a param may be RAW or FILL (all elements equal: WEIGHTS stores
  * one element, the loader repeats it). */
-enum { WNN_CODEC_RAW = 0, WNN_CODEC_FILL = 3 };
+/* (wnn_codec in wnn.h: 0 raw, 3 fill, 4 fp16, 5 int8, 128-255 the user's) */
 enum { WNN_SECTION_FLAG_REQUIRED = 1u << 0 };
 
 /* Required feature bits (docs/format.md). Bit 1 is reserved for

@@ -9,6 +9,7 @@
 #include "base/status.h"
 #include "ops/op.h"
 #include "runtime/model.h"
+#include "runtime/codec.h"
 #include "runtime/params.h"
 #include "runtime/plan.h"
 #include "runtime/replan.h"
@@ -195,6 +196,8 @@ static wnn_status read_value(wnn_model *m, const cJSON *j, int index, const uint
                       en, t->size, pname, v->nbytes);
         v->data = t->data;
         v->codec = WNN_CODEC_RAW;
+        v->stored_codec = t->codec;
+        v->stored = t->stored;
         break;
       }
       size_t offset, nbytes;
@@ -205,14 +208,21 @@ static wnn_status read_value(wnn_model *m, const cJSON *j, int index, const uint
           (st = get_int(j, "codec", 0, UINT32_MAX, where, &codec)))
         return st;
       const char *pname = v->name ? v->name : "unnamed";
-      if (codec != WNN_CODEC_RAW && codec != WNN_CODEC_FILL)
-        return fail(WNN_ERR_FEATURE,
-                    "graph: %s (%s) uses tensor codec %lld; this library reads raw (0) and "
-                    "fill (3)", where, pname, (long long)codec);
       /* nbytes is what WEIGHTS stores: every element for raw, one for a fill,
-       * which materialize_fills repeats once all values are read. */
+       * which materialize_fills repeats once all values are read, the encoded
+       * bytes for a decoding codec (decode_params). */
       int is_fill = codec == WNN_CODEC_FILL;
       size_t stored = is_fill ? (size_t)esize : v->nbytes;
+      if (codec != WNN_CODEC_RAW && !is_fill) {
+        char what[300];
+        wnn_fmt(what, sizeof what, "graph: %s (param '%s')", where, pname);
+        if ((st = wnn_codec_check((unsigned)codec, v->dtype, v->ndim, v->dims, v->nbytes, nbytes,
+                                  what)))
+          return st;
+        if (v->nbytes == 0)
+          return fail(WNN_ERR_MALFORMED, "%s: an empty tensor is stored raw", what);
+        stored = nbytes;
+      }
       if (is_fill && v->nbytes == 0)
         return fail(WNN_ERR_MALFORMED, "graph: %s (%s) is a fill (codec 3) of no elements", where,
                     pname);
@@ -227,7 +237,8 @@ static wnn_status read_value(wnn_model *m, const cJSON *j, int index, const uint
                     "graph: %s (%s) lies at %zu+%zu, outside the %zu-byte WEIGHTS section", where,
                     pname, offset, nbytes, weights_size);
       v->data = weights ? weights + offset : NULL; /* no WEIGHTS: only empty params */
-      v->codec = (unsigned)codec;
+      v->codec = v->stored_codec = (unsigned)codec;
+      v->stored = nbytes;
       break;
     }
     case WNN_VALUE_SHAPE: break; /* its bytes: place_shape_values */
@@ -302,6 +313,39 @@ static wnn_status materialize_fills(wnn_model *m) {
       v->data = m->fills + own;
       own += wnn_fill_round(v->nbytes);
     }
+  }
+  return WNN_OK;
+}
+
+/* Decodes the params stored with fp16, int8 or a user codec into one
+ * model-owned block (each at a multiple of 64), before anything reads them. */
+static wnn_status decode_params(wnn_model *m) {
+  size_t total = 0;
+  for (int i = 0; i < m->num_values; i++) {
+    const wnn_value *v = &m->values[i];
+    if (v->kind == WNN_VALUE_PARAM && wnn_codec_decodes(v->codec)) {
+      if (v->nbytes > SIZE_MAX / 2 - total)
+        return fail(WNN_ERR_MALFORMED, "graph: the decoded params add up to too many bytes");
+      total += (v->nbytes + 63) & ~(size_t)63;
+    }
+  }
+  if (!total) return WNN_OK;
+  m->decoded = wnn_alloc(&m->allocator, total, 64);
+  if (!m->decoded)
+    return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory for the %zu bytes of decoded params", total);
+  m->decoded_size = total;
+  size_t at = 0;
+  for (int i = 0; i < m->num_values; i++) {
+    wnn_value *v = &m->values[i];
+    if (v->kind != WNN_VALUE_PARAM || !wnn_codec_decodes(v->codec)) continue;
+    char what[300];
+    wnn_fmt(what, sizeof what, "param '%s'", v->name ? v->name : "unnamed");
+    wnn_status st = wnn_codec_decode(v->codec, v->dims, v->data, v->stored, m->decoded + at,
+                                     v->nbytes, what);
+    if (st) return st;
+    v->data = m->decoded + at;
+    v->codec = WNN_CODEC_RAW;
+    at += (v->nbytes + 63) & ~(size_t)63;
   }
   return WNN_OK;
 }
@@ -830,6 +874,7 @@ static wnn_status read_graph(wnn_model *m, const cJSON *g, const uint8_t *weight
   for (const cJSON *e = values->child; e && !st; e = e->next)
     st = read_value(m, e, i++, weights, weights_size);
   if (!st) st = materialize_fills(m);
+  if (!st) st = decode_params(m);
   if (!st) st = place_shape_values(m);
   if (!st) st = resolve_aliases(m);
   if (!st) st = read_io(m, g, "inputs", &m->inputs, &m->num_inputs);
@@ -1099,6 +1144,7 @@ void wnn_model_free(wnn_model *m) {
   }
   wnn_free(&a, m->weights_copy, m->weights_size, 64);
   if (m->fills) wnn_free(&a, m->fills, m->fills_size, 64);
+  if (m->decoded) wnn_free(&a, m->decoded, m->decoded_size, 64);
   wnn_free(&a, m->copy, m->copy_size, 64);
   wnn_params_free(m->bound);
   wnn_free(&a, m, sizeof *m, 16);
@@ -1117,7 +1163,7 @@ size_t wnn_model_arena_bytes(const wnn_model *m) {
 }
 /* The WEIGHTS section plus the materialized fills (docs/format.md). */
 size_t wnn_model_weights_bytes(const wnn_model *m) {
-  return m ? m->weights_size + m->fills_size : 0;
+  return m ? m->weights_size + m->fills_size + m->decoded_size : 0;
 }
 const char *wnn_model_metadata(const wnn_model *m) { return m ? m->metadata : "{}"; }
 
@@ -1146,6 +1192,19 @@ wnn_status wnn_model_output_info(const wnn_model *m, int index, wnn_tensor_info 
 }
 wnn_status wnn_model_param_info(const wnn_model *m, int index, wnn_tensor_info *out) {
   return info(m, m ? m->params : NULL, m ? m->num_params : 0, "param", index, out);
+}
+
+wnn_status wnn_model_param_storage(const wnn_model *m, int index, unsigned *codec,
+                                   size_t *stored_bytes) {
+  if (!m || !codec || !stored_bytes)
+    return fail(WNN_ERR_INVALID_ARGUMENT, "param storage: model, codec or stored_bytes is NULL");
+  if (index < 0 || index >= m->num_params)
+    return fail(WNN_ERR_OUT_OF_RANGE, "param index %d is out of range: the model has %d params",
+                index, m->num_params);
+  const wnn_value *v = &m->values[m->params[index]];
+  *codec = v->stored_codec;
+  *stored_bytes = v->stored;
+  return WNN_OK;
 }
 
 static wnn_status find(const wnn_model *m, const int *list, int count, const char *what,

@@ -42,7 +42,10 @@ typedef struct wnn_value {
   size_t offset;               /* in the arena (INPUT, ARENA) */
   const void *data;            /* PARAM: its bytes in the weights, or in the model's
                                   fill block for a FILL param */
-  unsigned codec;              /* PARAM: WNN_CODEC_RAW or WNN_CODEC_FILL */
+  unsigned codec;              /* PARAM: how data is read at load: WNN_CODEC_RAW, FILL, or
+                                  a decoding codec (fp16, int8, user), RAW once decoded */
+  unsigned stored_codec;       /* PARAM: as stored (wnn_model_param_storage) */
+  size_t stored;               /* PARAM: stored bytes */
   int root;                    /* ALIAS: the value whose bytes it shares (never an alias) */
   int first, last;             /* lifetime in node positions (first: the producer) */
   /* INPUT of a dynamic model: 1 + the index in wnn_model.dims of the dim
@@ -80,6 +83,8 @@ struct wnn_model {
                                   reference), or NULL */
   uint8_t *fills;              /* FILL params materialized, 64-byte aligned */
   size_t fills_size;
+  uint8_t *decoded;            /* params of decoding codecs, decoded (64-aligned each) */
+  size_t decoded_size;
   int num_values, num_nodes, num_inputs, num_outputs, num_params;
   wnn_value *values;
   wnn_node *nodes;

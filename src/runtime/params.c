@@ -13,6 +13,7 @@
  * is the CRC-32 of bytes 0-47, 52-63 and the meta block. Tensor data lies
  * after the meta block, each at a 64-aligned offset, without overlap.
  */
+#include "runtime/codec.h"
 #include "runtime/params.h"
 
 #include <stdatomic.h>
@@ -27,6 +28,8 @@ struct wnn_params {
   atomic_int refs;
   wnn_allocator alloc;
   uint8_t *owned; /* the copy of the file, or NULL when borrowed */
+  uint8_t *decoded; /* tensors of decoding codecs (fp16, int8, user), 64-aligned each */
+  size_t decoded_size;
   size_t file_size;
   int count;
   wnn_params_tensor *tensors; /* sorted by name */
@@ -43,6 +46,8 @@ struct wnn_params {
 static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
 /* Byte-wise order, a shorter name before its extensions. */
+static size_t align_up(size_t v) { return (v + WNN_PARAMS_ALIGN - 1) & ~(size_t)(WNN_PARAMS_ALIGN - 1); }
+
 /* Whether n bytes are zero (padding the writer leaves zero, so that no byte
  * of a blob goes unchecked). */
 static int zeros(const uint8_t *p, uint64_t n) {
@@ -61,6 +66,7 @@ static void destroy(wnn_params *p) {
   wnn_free(&a, p->tensors, sizeof *p->tensors * p->tensors_cap, 8);
   wnn_free(&a, p->names, p->names_size, 1);
   wnn_free(&a, p->owned, p->file_size, WNN_PARAMS_ALIGN);
+  wnn_free(&a, p->decoded, p->decoded_size, WNN_PARAMS_ALIGN);
   wnn_free(&a, p, sizeof *p, 8);
 }
 
@@ -184,12 +190,18 @@ static wnn_status parse(wnn_params *p, const uint8_t *buf, size_t size, int veri
       return fail(WNN_ERR_SIZE, "params: tensor '%s' says %llu bytes, its dtype and shape make %llu",
                   t->name, (unsigned long long)dsize,
                   (unsigned long long)(numel > UINT64_MAX / esize ? UINT64_MAX : numel * esize));
-    if (t->codec != WNN_CODEC_RAW)
-      return fail(WNN_ERR_FEATURE, "params: tensor '%s' uses codec %u, unknown to this reader",
-                  t->name, t->codec);
-    if (stored != dsize)
+    if (t->codec != WNN_CODEC_RAW) {
+      char what[WNN_PARAMS_MAX_NAME + 32];
+      wnn_fmt(what, sizeof what, "params: tensor '%s'", t->name);
+      wnn_status st = wnn_codec_check(t->codec, t->dtype, t->ndim, t->dims, (size_t)dsize,
+                                      (size_t)stored, what);
+      if (st) return st;
+      if (!dsize) return fail(WNN_ERR_MALFORMED, "%s: an empty tensor is stored raw", what);
+    } else if (stored != dsize) {
       return fail(WNN_ERR_SIZE, "params: raw tensor '%s' stores %llu bytes for %llu", t->name,
                   (unsigned long long)stored, (unsigned long long)dsize);
+    }
+    t->stored = (size_t)stored;
     if (wnn_rd32(e + 52) || wnn_rd64(e + 56))
       return fail(WNN_ERR_BAD_SECTION, "params: tensor '%s' has nonzero reserved bytes", t->name);
     t->size = (size_t)dsize;
@@ -210,6 +222,36 @@ static wnn_status parse(wnn_params *p, const uint8_t *buf, size_t size, int veri
   if (!zeros(buf + data_end, file_size - data_end))
     return fail(WNN_ERR_BAD_SECTION, "params: nonzero padding after the last tensor");
   p->file_size = (size_t)file_size;
+  return WNN_OK;
+}
+
+/* Decodes the tensors stored with fp16, int8 or a user codec into a block of
+ * the params' own; their data then points there. */
+static wnn_status decode(wnn_params *p) {
+  size_t total = 0;
+  for (int i = 0; i < p->count; i++)
+    if (wnn_codec_decodes(p->tensors[i].codec)) {
+      if (p->tensors[i].size > SIZE_MAX / 2 - total)
+        return fail(WNN_ERR_LIMIT, "params: the decoded tensors add up to too many bytes");
+      total += align_up(p->tensors[i].size);
+    }
+  if (!total) return WNN_OK;
+  p->decoded = wnn_alloc(&p->alloc, total, WNN_PARAMS_ALIGN);
+  if (!p->decoded)
+    return fail(WNN_ERR_OUT_OF_MEMORY, "params: out of memory for %zu decoded bytes", total);
+  p->decoded_size = total;
+  size_t at = 0;
+  for (int i = 0; i < p->count; i++) {
+    wnn_params_tensor *t = &p->tensors[i];
+    if (!wnn_codec_decodes(t->codec)) continue;
+    char what[WNN_PARAMS_MAX_NAME + 32];
+    wnn_fmt(what, sizeof what, "params: tensor '%s'", t->name);
+    wnn_status st = wnn_codec_decode(t->codec, t->dims, t->data, t->stored, p->decoded + at,
+                                     t->size, what);
+    if (st) return st;
+    t->data = p->decoded + at;
+    at += align_up(t->size);
+  }
   return WNN_OK;
 }
 
@@ -235,7 +277,7 @@ wnn_status wnn_params_load(const void *data, size_t size, const wnn_load_options
     for (int i = 0; i < p->count; i++) {
       const wnn_params_tensor *t = &p->tensors[i];
       const uint8_t *e = buf + wnn_rd64(buf + 40) + (size_t)i * WNN_PARAMS_ENTRY_SIZE;
-      if (wnn_crc32(0, t->data, t->size) != wnn_rd32(e + 48)) {
+      if (wnn_crc32(0, t->data, t->stored) != wnn_rd32(e + 48)) {
         st = fail(WNN_ERR_CHECKSUM, "params: tensor '%s' does not match its CRC-32", t->name);
         break;
       }
@@ -257,6 +299,7 @@ wnn_status wnn_params_load(const void *data, size_t size, const wnn_load_options
         p->tensors[i].data = p->owned + ((const uint8_t *)p->tensors[i].data - buf);
     }
   }
+  if (st == WNN_OK) st = decode(p);
   if (st != WNN_OK) {
     destroy(p);
     return st;

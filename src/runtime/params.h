@@ -23,9 +23,10 @@ typedef struct wnn_params_tensor {
   wnn_dtype dtype;
   int ndim;
   int64_t dims[WNN_MAX_DIMS];
-  uint32_t codec;   /* WNN_CODEC_RAW in this reader */
+  uint32_t codec;   /* as stored (wnn_codec) */
   const void *data; /* size decoded bytes */
   size_t size;
+  size_t stored;    /* bytes in the file */
 } wnn_params_tensor;
 
 /* wnn_params_load (wnn.h) checks the header, table, dims, names (unique,

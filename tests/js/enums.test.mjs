@@ -31,7 +31,7 @@ test('the dtype names match wnn_dtype_name in the wasm module', async (t) => {
   const wasm = new URL('../../dist/wnn.wasm', import.meta.url);
   if (!existsSync(wasm)) return t.skip('dist/wnn.wasm is not built');
   const { instance } = await WebAssembly.instantiate(readFileSync(wasm), {
-    env: { emscripten_notify_memory_growth() {} },
+    env: { emscripten_notify_memory_growth() {}, wnn_js_decode: () => 0 },
     wasi_snapshot_preview1: new Proxy({}, { get: () => () => 0 }),
   });
   const x = instance.exports;

@@ -409,7 +409,7 @@ TEST(loader_validates_fills) {
       {"4", 0, 16, 3, WNN_ERR_MALFORMED, "nbytes is 16 but its dtype and shape need 4 (one"},
       {"4", 64, 4, 3, WNN_ERR_MALFORMED, "(w) lies at 64+4, outside the 64-byte WEIGHTS"},
       {"4", 8, 4, 3, WNN_ERR_MALFORMED, "offset 8 is not a multiple of 64"},
-      {"4", 0, 4, 9, WNN_ERR_FEATURE, "values[1] (w) uses tensor codec 9"},
+      {"4", 0, 4, 9, WNN_ERR_FEATURE, "values[1] (param 'w') uses codec 9, unknown"},
       {"0", 0, 4, 3, WNN_ERR_MALFORMED, "(w) is a fill (codec 3) of no elements"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

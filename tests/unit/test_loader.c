@@ -467,7 +467,7 @@ TEST(params_lie_about_weights) {
       {64, 16, 0, WNN_ERR_MALFORMED, "outside the 64-byte WEIGHTS"},
       {0, 12, 0, WNN_ERR_MALFORMED, "nbytes is 12"},
       {4, 16, 0, WNN_ERR_MALFORMED, "multiple of 64"},
-      {0, 16, 9, WNN_ERR_FEATURE, "tensor codec 9"}, /* 3 is FILL: test_fill.c */
+      {0, 16, 9, WNN_ERR_FEATURE, "uses codec 9, unknown"}, /* 3 is FILL: test_fill.c */
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char json[1024];

@@ -60,9 +60,9 @@ static const int64_t d1[2] = {3, 4}, d2[1] = {3}, d3[2] = {0, 5};
 static uint8_t *make(size_t *size) {
   for (int i = 0; i < 12; i++) w1[i] = 0.5f * (float)i - 1.0f;
   const wnn_params_entry t[3] = {
-      {"conv.weight", WNN_DTYPE_F32, 2, d1, w1},
-      {"bias", WNN_DTYPE_I64, 1, d2, w2},
-      {"empty", WNN_DTYPE_U8, 2, d3, NULL},
+      {"conv.weight", WNN_DTYPE_F32, 2, d1, w1, 0, NULL, 0},
+      {"bias", WNN_DTYPE_I64, 1, d2, w2, 0, NULL, 0},
+      {"empty", WNN_DTYPE_U8, 2, d3, NULL, 0, NULL, 0},
   };
   uint8_t *buf = NULL;
   if (wnn_params_write(&wnn_default_allocator, t, 3, &buf, size) != WNN_OK) return NULL;
@@ -151,14 +151,14 @@ TEST(writer_refuses_bad_tensors) {
   const float v[2] = {1, 2};
   uint8_t *buf = NULL;
   size_t size = 0;
-  const wnn_params_entry twice[2] = {{"w", WNN_DTYPE_F32, 1, d, v}, {"w", WNN_DTYPE_F32, 1, d, v}};
+  const wnn_params_entry twice[2] = {{"w", WNN_DTYPE_F32, 1, d, v, 0, NULL, 0}, {"w", WNN_DTYPE_F32, 1, d, v, 0, NULL, 0}};
   CHECK_STATUS(wnn_params_write(&wnn_default_allocator, twice, 2, &buf, &size),
                WNN_ERR_INVALID_ARGUMENT);
   CHECK(strstr(wnn_last_error(), "'w' repeated") != NULL);
-  const wnn_params_entry noname[1] = {{"", WNN_DTYPE_F32, 1, d, v}};
+  const wnn_params_entry noname[1] = {{"", WNN_DTYPE_F32, 1, d, v, 0, NULL, 0}};
   CHECK_STATUS(wnn_params_write(&wnn_default_allocator, noname, 1, &buf, &size),
                WNN_ERR_INVALID_ARGUMENT);
-  const wnn_params_entry nodtype[1] = {{"w", WNN_DTYPE_INVALID, 1, d, v}};
+  const wnn_params_entry nodtype[1] = {{"w", WNN_DTYPE_INVALID, 1, d, v, 0, NULL, 0}};
   CHECK_STATUS(wnn_params_write(&wnn_default_allocator, nodtype, 1, &buf, &size),
                WNN_ERR_INVALID_ARGUMENT);
   CHECK(buf == NULL);
@@ -443,11 +443,11 @@ TEST(mismatched_params_refused_by_name) {
     wnn_status st;
     const char *text;
   } cases[] = {
-      {{{"fc.bias", WNN_DTYPE_F32, 1, s3, v3}, {"fc.weigh", WNN_DTYPE_F32, 2, s43, v12}},
+      {{{"fc.bias", WNN_DTYPE_F32, 1, s3, v3, 0, NULL, 0}, {"fc.weigh", WNN_DTYPE_F32, 2, s43, v12, 0, NULL, 0}},
        WNN_ERR_NOT_FOUND, "no tensor 'fc.weight'"},
-      {{{"fc.bias", WNN_DTYPE_I64, 1, s3, i3}, {"fc.weight", WNN_DTYPE_F32, 2, s43, v12}},
+      {{{"fc.bias", WNN_DTYPE_I64, 1, s3, i3, 0, NULL, 0}, {"fc.weight", WNN_DTYPE_F32, 2, s43, v12, 0, NULL, 0}},
        WNN_ERR_DTYPE, "'fc.bias' is int64 in the blob"},
-      {{{"fc.bias", WNN_DTYPE_F32, 1, s3, v3}, {"fc.weight", WNN_DTYPE_F32, 2, s34, v12}},
+      {{{"fc.bias", WNN_DTYPE_F32, 1, s3, v3, 0, NULL, 0}, {"fc.weight", WNN_DTYPE_F32, 2, s34, v12, 0, NULL, 0}},
        WNN_ERR_SHAPE, "'fc.weight' has another shape"},
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -496,9 +496,9 @@ TEST(params_refer_to_another_blob) {
   const wnn_params_tensor *t0 = wnn_params_tensor_at(p, 0), *t1 = wnn_params_tensor_at(p, 1);
   const int64_t s2[1] = {2};
   static const float extra[2] = {7, 8};
-  wnn_params_entry e[3] = {{t0->name, t0->dtype, t0->ndim, t0->dims, t0->data},
-                           {t1->name, t1->dtype, t1->ndim, t1->dims, t1->data},
-                           {"zz.extra", WNN_DTYPE_F32, 1, s2, extra}};
+  wnn_params_entry e[3] = {{t0->name, t0->dtype, t0->ndim, t0->dims, t0->data, 0, NULL, 0},
+                           {t1->name, t1->dtype, t1->ndim, t1->dims, t1->data, 0, NULL, 0},
+                           {"zz.extra", WNN_DTYPE_F32, 1, s2, extra, 0, NULL, 0}};
   uint8_t *big = NULL, *small = NULL;
   size_t big_size = 0, small_size = 0;
   CHECK_OK(wnn_params_write(&wnn_default_allocator, e, 3, &big, &big_size));
