@@ -33,6 +33,7 @@ import zlib from 'node:zlib';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseTensorProto } from '../js/io.js';
+import { convertModel } from './convert.mjs';
 import { renderSvg } from './chart.mjs';
 import { renderDocSection, renderMarkdown, renderQuantizedTable } from './report.mjs';
 
@@ -109,28 +110,8 @@ function runOne(runtime, file, dataDir) {
   }
 }
 
-// When the importer says an input must be constant ("pass --const NAME=FILE":
-// it decides control flow, like silero's sample rate), the conversion is
-// retried with that input frozen to the test data's value; wnn then runs the
-// model without that input, the ORT runtimes get it as usual.
-function convert(name, onnx, inputs, dataDir) {
-  const out = path.join(ARTIFACTS, `${name}.wnn`);
-  const consts = [];
-  for (;;) {
-    const shapes = inputs.filter((t) => t.shape.length > 0 && !consts.includes(t.name)).flatMap((t) => ['--shape', `${t.name}=${t.shape.join('x')}`]);
-    const constArgs = consts.flatMap((n) => ['--const', `${n}=${path.join(dataDir, `input_${inputs.findIndex((t) => t.name === n)}.pb`)}`]);
-    const args = ['convert', onnx, '-o', out, ...shapes, ...constArgs];
-    const t0 = performance.now();
-    const r = spawnSync(CLI, args, { encoding: 'utf8', timeout: 10 * 60 * 1000 });
-    const ms = performance.now() - t0;
-    if (r.status === 0) return { ok: true, file: out, ms, args, consts };
-    const lines = (r.stderr || '').trim().split('\n').filter((l) => !/: warning: /.test(l));
-    const why = (lines.pop() || r.error?.message || `exit status ${r.status}`).replace(/^wnn: convert: /, '');
-    const ask = why.match(/pass --const (\S+)=FILE/);
-    if (ask && !consts.includes(ask[1]) && inputs.some((t) => t.name === ask[1])) { consts.push(ask[1]); continue; }
-    return { ok: false, why: `wnn convert fails (exit ${r.status}): ${why}`, args };
-  }
-}
+const convert = (name, onnx, inputs, dataDir) =>
+  convertModel({ cli: CLI, onnx, out: path.join(ARTIFACTS, `${name}.wnn`), inputs, dataDir });
 
 // Within ONNX's backend-test tolerance of the expected outputs?
 const close = (r, expected) => r.maxAbsDiff !== null && r.maxAbsDiff <= 1e-5 + 1e-3 * expected;

@@ -413,6 +413,27 @@ typedef struct wnn_node_profile {
   double total_ms;       /* its time summed over those runs */
 } wnn_node_profile;
 
+/* Debug executors (TVM's debug executor; docs/params.md section 4): every
+ * value in memory of its own, nothing reused, so after a run every
+ * intermediate can be read. Otherwise the same as wnn_executor_create (the
+ * arena is the sum of every value instead of the plan's peak). A dynamic
+ * model's debug executor keeps its reference shapes (resize is
+ * WNN_ERR_UNSUPPORTED). */
+wnn_status wnn_executor_create_debug(const wnn_model *model, wnn_executor **out);
+/* The model's values (inputs, params, intermediates, outputs, in artifact
+ * order): 0 <= index < wnn_executor_num_values. get_value fills info (name
+ * NULL for a value without one) and a view of its bytes, valid until the
+ * next run. Intermediates need a debug executor (WNN_ERR_UNSUPPORTED
+ * otherwise, as their memory is reused) and a completed run; a value an
+ * untaken If branch did not compute is WNN_ERR_NOT_FOUND. By name: the
+ * source model's value names that survive conversion (folded and fused
+ * values have none). */
+int wnn_executor_num_values(const wnn_executor *executor);
+wnn_status wnn_executor_get_value(wnn_executor *executor, int index, wnn_tensor_info *info,
+                                  DLTensor *out);
+wnn_status wnn_executor_get_value_by_name(wnn_executor *executor, const char *name,
+                                          wnn_tensor_info *info, DLTensor *out);
+
 /* Entry `index` (0 <= index < wnn_model_num_nodes) of the profile table, in
  * node order: WNN_ERR_INVALID_ARGUMENT if profiling was never turned on,
  * WNN_ERR_OUT_OF_RANGE for a bad index. */

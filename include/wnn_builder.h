@@ -81,6 +81,12 @@ wnn_status wnn_builder_add_node(wnn_builder *builder, const char *op_type, const
 wnn_status wnn_builder_set_node_guards(wnn_builder *builder, int node, int count,
                                        const int *values, const int *expect);
 
+/* Names an intermediate value (a node's output) `name` (copied), as in the
+ * source model: debug executors (wnn_executor_get_value_by_name) find it by
+ * that name. A value has one name: naming it again differently, or naming an
+ * input or param, is WNN_ERR_INVALID_ARGUMENT. */
+wnn_status wnn_builder_set_value_name(wnn_builder *builder, int value, const char *name);
+
 /* Marks a value as a graph output named `name` (copied), in order of calls. */
 wnn_status wnn_builder_add_output(wnn_builder *builder, int value, const char *name);
 
@@ -96,7 +102,8 @@ wnn_status wnn_builder_add_output(wnn_builder *builder, int value, const char *n
  * set, is called for every param finish encodes: its name, codec, stored and
  * decoded bytes, and its largest error relative to its largest magnitude
  * (max |x - decoded| / max |x|). Applies to the artifact's WEIGHTS and to a
- * params blob alike. */
+ * params blob alike; report is also called for params only compressed
+ * (their error 0). */
 #define WNN_BUILDER_WEIGHTS_MIN_ELEMENTS 256
 typedef struct wnn_builder_weights {
   unsigned codec; /* wnn_codec */
@@ -105,6 +112,11 @@ typedef struct wnn_builder_weights {
                  double max_rel_error);
   void *ctx;
   size_t (*encode)(void *ctx, const void *src, size_t size, void *dst, size_t cap);
+  /* Lossless compression of the stored bytes of every param of at least
+   * 1,024 stored bytes (any dtype; not fills, not user codecs), kept only
+   * where it saves bytes: 0 none, 1 lz4, 2 zstd (the codec's second byte,
+   * docs/format.md). In a build without that library finish fails. */
+  unsigned compress;
 } wnn_builder_weights;
 wnn_status wnn_builder_set_weights(wnn_builder *builder, const wnn_builder_weights *weights);
 

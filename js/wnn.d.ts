@@ -82,6 +82,9 @@ export interface LoadOptions {
   /** The params blob a graph artifact converted with `--params-out` needs (required for such an
    *  artifact, refused for a self-contained one). The model loads in the params' wasm instance. */
   params?: Params;
+  /** dist/wnn-codecs.wasm (a module, URL or bytes): liblz4's and libzstd's decoders, fetched only
+   *  for weights stored with lz4 or zstd. Default: this package's file. */
+  codecs?: WebAssembly.Module | Source | Promise<Response>;
 }
 
 export interface LoadParamsOptions {
@@ -91,6 +94,8 @@ export interface LoadParamsOptions {
   onProgress?: (loaded: number, total: number) => void;
   /** Verify the tensors' CRC-32s and the blob's SHA-256 (default true). */
   verifyChecksum?: boolean;
+  /** As for load(). */
+  codecs?: WebAssembly.Module | Source | Promise<Response>;
 }
 
 /** Options of convert(): the `wnn convert` flags of docs/cli.md. */
@@ -114,6 +119,9 @@ export interface ConvertOptions {
   /** How float32 weights are stored (`--weights`): 'raw' (default), 'fp16' (IEEE half) or 'int8'
    *  (per-channel scales); decoded to float32 at load (docs/format.md, "Param codecs"). */
   weights?: 'raw' | 'fp16' | 'int8';
+  /** Lossless compression of each weight of 1 KB or more where it saves bytes (`--compress`): 'none'
+   *  (default), 'lz4' or 'zstd'; decoded at load (in the web modules by dist/wnn-codecs.wasm). */
+  compress?: 'none' | 'lz4' | 'zstd';
   /** Called with each warning of the importer (a dim set to 1, a branch left out, ...). */
   onWarning?: (message: string) => void;
   /** The converter: a precompiled module, a URL or bytes. Default: this package's dist/wnn-convert.wasm. */
@@ -180,8 +188,10 @@ export class Model {
   readonly disposed: boolean;
   /** The wasm memory of the runtime instance this model lives in (shared by every model loaded with the same wasm module). */
   readonly memory: WebAssembly.Memory;
-  /** A new executor with its own arena. */
-  createExecutor(): Executor;
+  /** A new executor with its own arena. `debug: true`: every value in memory of its own (nothing
+   *  reused), so getValue reads intermediates after a run; dist/wnn-full.wasm and
+   *  dist/wnn-scalar.wasm only (WNN_ERR_UNSUPPORTED in dist/wnn.wasm). */
+  createExecutor(options?: { debug?: boolean }): Executor;
   /** Stateless: runs once on every input (a TypedArray, or {data, shape} to have the shape checked too)
    *  and returns copies of the chosen outputs (names or indices; default all). */
   predict(inputs: Record<string, TensorData | TensorInput>, options?: { outputs?: readonly (string | number)[] }): Promise<Record<string, Tensor>>;
@@ -212,6 +222,12 @@ export class Executor {
   run(): this;
   getOutput(nameOrIndex: string | number, options?: TensorOptions): Tensor;
   getInput(nameOrIndex: string | number, options?: TensorOptions): Tensor;
+  /** The model's named values (inputs, intermediates, outputs, params) at the current shapes;
+   *  intermediates are listed by a debug executor after a run. */
+  values(): { name: string; dtype: string; shape: number[] }[];
+  /** A value by its source name: a copy, or a view with {view: true}. Intermediates need a debug
+   *  executor and a run (WNN_ERR_UNSUPPORTED otherwise); folded or fused values have no name. */
+  getValue(name: string, options?: TensorOptions): Tensor;
   /** TVM's time_evaluator: one warm-up run discarded, then `repeat` measurements. */
   timeEvaluator(options?: TimeEvaluatorOptions): TimeEvaluatorResult;
   /** Node by node: one untimed run, then `runs` (default 10) runs with per-node timing;

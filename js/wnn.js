@@ -454,8 +454,8 @@ class Runtime {
  */
 export async function load(source, options) {
   // Each option read once, before anything else happens.
-  const { kernels: kernelsName, onProgress, wasm, verifyChecksum, convert: convertOptions, params } = readOptions(options, 'load',
-    ['kernels', 'onProgress', 'wasm', 'verifyChecksum', 'convert', 'params']);
+  const { kernels: kernelsName, onProgress, wasm, verifyChecksum, convert: convertOptions, params, codecs } = readOptions(options, 'load',
+    ['kernels', 'onProgress', 'wasm', 'verifyChecksum', 'convert', 'params', 'codecs']);
   const conversion = readConvertOptions(convertOptions);
   const kernelsKey = kernelsName ?? 'auto';
   const kernels = typeof kernelsKey === 'string' && Object.hasOwn(KERNELS, kernelsKey) ? KERNELS[kernelsKey] : undefined;
@@ -482,7 +482,7 @@ export async function load(source, options) {
   if (looksLikeOnnx(bytes)) bytes = await convertOnnx(bytes, await placeOf(await source), conversion);
   // From here to the C call no caller code runs: `bytes` is our own view.
   try {
-    return loadInto(rt, bytes, flags, kernels, params ?? null);
+    return await withLossless(() => loadInto(rt, bytes, flags, kernels, params ?? null), codecs);
   } catch (e) {
     // The default module leaves out a few rare ops: such an artifact loads in
     // dist/wnn-full.wasm (an explicit options.wasm is never replaced).
@@ -491,7 +491,8 @@ export async function load(source, options) {
       // Params live in one instance: they cannot follow the model to another.
       fail(e.code, `${e.message}; its params must then be loaded there too: loadParams(source, {wasm: new URL('dist/wnn-full.wasm' of this package)}) and load(graph, {params, wasm: the same URL})`);
     }
-    return loadInto(await runtimeFor(fullWasmUrl()), bytes, flags, kernels, null);
+    const full = await runtimeFor(fullWasmUrl());
+    return withLossless(() => loadInto(full, bytes, flags, kernels, null), codecs);
   }
 }
 
@@ -540,6 +541,7 @@ export function registerCodec(id, decode, options) {
 // env.wnn_js_decode: runs the registered decoder and writes its bytes at dst;
 // returns how many bytes it produced (the C side refuses any count but size).
 function jsDecode(memory, id, src, n, dst, size) {
+  if (id === 1 || id === 2) return losslessDecode(memory, id, src, n, dst, size);
   const codec = jsCodecs.get(id);
   if (!codec) return 0;
   let out;
@@ -556,6 +558,65 @@ function jsDecode(memory, id, src, n, dst, size) {
   }
   if (bytes.length === size) new Uint8Array(memory.buffer, dst, size).set(bytes);
   return bytes.length;
+}
+
+// ------------------------------------------------- lz4 and zstd (codecs 1, 2)
+//
+// The web modules leave liblz4's and libzstd's decoders out (size budget):
+// their runtime hands lz4 and zstd streams to JS, which decodes them with
+// dist/wnn-codecs.wasm. That module is fetched the first time a load needs
+// it: the load fails asking for it, and withLossless loads it and retries.
+
+let lossless = null; // the exports of the dist/wnn-codecs.wasm instance
+let losslessWanted = false; // a decode asked for lz4/zstd before it was loaded
+
+const codecsWasmUrl = () => new URL('../dist/wnn-codecs.wasm', import.meta.url);
+
+async function loadLossless(option) {
+  const module = await compileFrom(option ?? codecsWasmUrl());
+  const instance = await WebAssembly.instantiate(module, { env: { emscripten_notify_memory_growth: () => {} } });
+  instance.exports._initialize?.();
+  lossless = instance.exports;
+}
+
+// Runs attempt(); when it failed only for want of the lossless decoders,
+// loads them (options.codecs, or the package's dist/wnn-codecs.wasm) and
+// runs it once more.
+async function withLossless(attempt, option) {
+  losslessWanted = false;
+  try {
+    return attempt();
+  } catch (e) {
+    if (!losslessWanted || lossless) throw e;
+    try {
+      await loadLossless(option);
+    } catch (why) {
+      fail('WNN_ERR_IO', `weights stored with lz4 or zstd need dist/wnn-codecs.wasm (options.codecs), which did not load: ${why.message}`);
+    }
+    return attempt();
+  }
+}
+
+function losslessDecode(memory, id, src, n, dst, size) {
+  if (!lossless) {
+    losslessWanted = true;
+    decodeFailure = 'the lz4/zstd decoders of dist/wnn-codecs.wasm were not loaded';
+    return 0;
+  }
+  const x = lossless;
+  const s = x.malloc(Math.max(1, n));
+  const d = s ? x.malloc(Math.max(1, size)) : 0;
+  let got = 0;
+  if (s && d) {
+    new Uint8Array(x.memory.buffer, s, n).set(new Uint8Array(memory.buffer, src, n));
+    got = x.wnn_codecs_decode(id, s, n, d, size) >>> 0;
+    if (got === size) new Uint8Array(memory.buffer, dst, size).set(new Uint8Array(x.memory.buffer, d, size));
+  } else {
+    decodeFailure = `dist/wnn-codecs.wasm: out of memory for ${n + size} bytes`;
+  }
+  if (s) x.free(s);
+  if (d) x.free(d);
+  return got;
 }
 
 // The message of a failed load, with what a JS decoder did when one failed.
@@ -576,12 +637,16 @@ function loadError(rt, status, what) {
  * the tensors' CRCs and the blob's SHA-256).
  */
 export async function loadParams(source, options) {
-  const { onProgress, wasm, verifyChecksum } = readOptions(options, 'loadParams', ['onProgress', 'wasm', 'verifyChecksum']);
+  const { onProgress, wasm, verifyChecksum, codecs } = readOptions(options, 'loadParams', ['onProgress', 'wasm', 'verifyChecksum', 'codecs']);
   if (onProgress != null && typeof onProgress !== 'function') fail('WNN_ERR_INVALID_ARGUMENT', `loadParams: options.onProgress: expected a function, got ${describe(onProgress)}`);
   const flags = LOAD_BORROW | (verifyChecksum === false ? LOAD_NO_CHECKSUM : 0);
   let [bytes, rt] = await Promise.all([readSource(source, onProgress ?? undefined, 'params'), runtimeFor(wasm)]);
-  const size = bytes.length;
   if (bytes.buffer === rt.memory.buffer) bytes = bytes.slice();
+  return withLossless(() => paramsInto(rt, bytes, flags), codecs);
+}
+
+function paramsInto(rt, bytes, flags) {
+  const size = bytes.length;
   // 64-aligned, so that the tensors are used where they are (borrowed): the
   // weights then exist once in wasm memory, however many models bind them.
   const block = rt.malloc(size + 63);
@@ -685,7 +750,7 @@ function looksLikeOnnx(bytes) {
 
 function readConvertOptions(options, context = 'convert') {
   const o = readOptions(options, context,
-    ['shapes', 'defaultShapes', 'maxShapes', 'fixDims', 'consts', 'externalData', 'maxMemory', 'onWarning', 'wasm', 'weights']);
+    ['shapes', 'defaultShapes', 'maxShapes', 'fixDims', 'consts', 'externalData', 'maxMemory', 'onWarning', 'wasm', 'weights', 'compress']);
   const args = [];
   // shapes: --shape; defaultShapes, maxShapes: --default-shape, --max-shape.
   for (const [key, flag] of [['shapes', '--shape'], ['defaultShapes', '--default-shape'], ['maxShapes', '--max-shape']]) {
@@ -703,6 +768,10 @@ function readConvertOptions(options, context = 'convert') {
   if (o.weights != null) {
     if (!['raw', 'fp16', 'int8'].includes(o.weights)) fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.weights: expected 'raw', 'fp16' or 'int8', got ${typeof o.weights === 'string' ? `'${o.weights}'` : describe(o.weights)}`);
     args.push('--weights', o.weights);
+  }
+  if (o.compress != null) {
+    if (!['none', 'lz4', 'zstd'].includes(o.compress)) fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.compress: expected 'none', 'lz4' or 'zstd', got ${typeof o.compress === 'string' ? `'${o.compress}'` : describe(o.compress)}`);
+    args.push('--compress', o.compress);
   }
   const files = new Map();
   if (o.consts != null) {
@@ -861,15 +930,23 @@ export class Model {
    * (shared by every model loaded with the same wasm module). */
   get memory() { return this.#rt.memory; }
 
-  /** A new executor: allocates its arena now; run() allocates nothing. */
-  createExecutor() {
-    return this.#createExecutor('createExecutor');
+  /** A new executor: allocates its arena now; run() allocates nothing.
+   * Options: debug (true: TVM's debug executor, every value in memory of its
+   * own, so that getValue reads any intermediate after a run; in
+   * dist/wnn-full.wasm and dist/wnn-scalar.wasm only). */
+  createExecutor(options) {
+    const { debug } = readOptions(options, 'createExecutor', ['debug']);
+    if (debug != null && typeof debug !== 'boolean') fail('WNN_ERR_INVALID_ARGUMENT', `createExecutor: options.debug must be true or false, got ${describe(debug)}`);
+    return this.#createExecutor('createExecutor', !!debug);
   }
 
-  #createExecutor(context) {
+  #createExecutor(context, debug = false) {
     this.#live(context);
     const rt = this.#rt;
-    rt.check(rt.x.wnn_executor_create(this.#handle, rt.slot), context);
+    if (debug && !rt.x.wnn_executor_create_debug) {
+      fail('WNN_ERR_UNSUPPORTED', `${context}: debug executors are in dist/wnn-full.wasm and dist/wnn-scalar.wasm, not dist/wnn.wasm (its size budget): load the model with {wasm: new URL('dist/wnn-full.wasm' of this package)}`);
+    }
+    rt.check((debug ? rt.x.wnn_executor_create_debug : rt.x.wnn_executor_create)(this.#handle, rt.slot), context);
     const ex = new Executor(this, rt, rt.u32(rt.slot), (e) => this.#executors.delete(e), this.#in, this.#out);
     this.#executors.add(ex);
     return ex;
@@ -1118,6 +1195,60 @@ export class Executor {
       data = new T(new Uint8Array(this.#rt.memory.buffer, ptr, info.nbytes).slice().buffer);
     }
     return { name: info.name, shape: [...info.shape], dtype: info.dtype, data };
+  }
+
+  /** The model's named values (inputs, intermediates, outputs and params)
+   * as {name, dtype, shape} (a debug executor's current shapes). */
+  values() {
+    const h = this.#live('values');
+    const x = this.#rt.x;
+    if (!x.wnn_web_value) fail('WNN_ERR_UNSUPPORTED', 'values: dist/wnn.wasm leaves the value API out: load the model with dist/wnn-full.wasm');
+    const list = [];
+    const slot = this.#rt.slot;
+    for (let i = 0; i < x.wnn_executor_num_values(h); i++) {
+      new DataView(this.#rt.memory.buffer).setUint32(slot, 0, true);
+      const ndim = x.wnn_web_value?.(h, i, -1, slot) ?? -1;
+      const name = this.#rt.cstr(this.#rt.u32(slot));
+      if (ndim < 0 || !name) continue; // unnamed, or not readable yet
+      const shape = Array.from({ length: ndim }, (_, d) => x.wnn_web_value(h, i, d, 0));
+      list.push({ name, dtype: DTYPES[x.wnn_web_value(h, i, -3, 0)], shape });
+    }
+    return list;
+  }
+
+  /** Value `name` (an intermediate's source name, an input, output or param)
+   * as {name, shape, dtype, data}, a copy (or a view with {view: true}).
+   * Intermediates need a debug executor (createExecutor({debug: true})) and
+   * a run; folded and fused values have no name of their own. */
+  getValue(name, options) {
+    const view = readViewOption(options, 'getValue');
+    if (typeof name !== 'string') fail('WNN_ERR_INVALID_ARGUMENT', `getValue: name must be a string, got ${describe(name)}`);
+    const h = this.#live('getValue');
+    const rt = this.#rt;
+    const x = rt.x;
+    if (!x.wnn_web_value) fail('WNN_ERR_UNSUPPORTED', 'getValue: dist/wnn.wasm leaves the value API out: load the model with dist/wnn-full.wasm');
+    const n = x.wnn_executor_num_values(h);
+    let index = -1;
+    for (let i = 0; i < n && index < 0; i++) {
+      new DataView(rt.memory.buffer).setUint32(rt.slot, 0, true);
+      x.wnn_web_value(h, i, -1, rt.slot);
+      if (rt.u32(rt.slot) && rt.cstr(rt.u32(rt.slot)) === name) index = i;
+    }
+    if (index < 0) {
+      // Unnamed here or not readable: the C message says which.
+      const bytes = new TextEncoder().encode(`${name}\0`);
+      const p = rt.malloc(bytes.length + 128); // the name, then room for the info and the DLTensor
+      new Uint8Array(rt.memory.buffer, p, bytes.length).set(bytes);
+      const at = (p + bytes.length + 7) & ~7;
+      const st = x.wnn_executor_get_value_by_name(h, p, at, at + 56);
+      x.free(p);
+      rt.check(st || STATUS.indexOf('WNN_ERR_NOT_FOUND'), 'getValue', rt.cstr(x.wnn_executor_errmsg(h)) || `no value named '${name}'`);
+    }
+    const field = (what) => x.wnn_web_value(h, index, what, 0);
+    const ndim = field(-1);
+    if (ndim < 0) rt.check(-ndim - 100, 'getValue', rt.cstr(x.wnn_executor_errmsg(h)));
+    const info = { name, dtype: DTYPES[field(-3)], shape: Array.from({ length: ndim }, (_, d) => field(d)), nbytes: field(-2) };
+    return this.#tensor(info, field(-4), view);
   }
 
   /**

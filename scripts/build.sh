@@ -69,7 +69,7 @@ check_no_simd() {
 }
 
 printf '\n== wasm modules\n'
-for f in dist/wnn-wasi.wasm dist/wnn-convert.wasm dist/wnn.wasm dist/wnn-full.wasm dist/wnn-scalar.wasm; do
+for f in dist/wnn-wasi.wasm dist/wnn-convert.wasm dist/wnn.wasm dist/wnn-full.wasm dist/wnn-scalar.wasm dist/wnn-codecs.wasm; do
   case $f in
     *wasi*|*convert*) preset=wasi allowed='^wasi_snapshot_preview1\.' ;;
     *) preset=web allowed='^(env\.emscripten_notify_memory_growth|env\.wnn_js_decode|wasi_snapshot_preview1\.[a-z_]+)$' ;;
@@ -93,7 +93,7 @@ done
 budget_raw=$((400 * 1024))
 budget_gz=$((140 * 1024))
 printf '\n== sizes (bytes; budget for dist/wnn.wasm: %d raw, %d gzip -9)\n' "$budget_raw" "$budget_gz"
-for f in dist/wnn.wasm dist/wnn-full.wasm dist/wnn-scalar.wasm dist/wnn-wasi.wasm dist/wnn-convert.wasm; do
+for f in dist/wnn.wasm dist/wnn-full.wasm dist/wnn-scalar.wasm dist/wnn-codecs.wasm dist/wnn-wasi.wasm dist/wnn-convert.wasm; do
   [ -f "$f" ] || continue
   raw=$(stat -c %s "$f")
   gz=$(gzip -9 -c "$f" | wc -c)

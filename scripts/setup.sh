@@ -11,13 +11,18 @@
 #        .deps/include/dlpack/dlpack.h    copied from libdlpack-dev
 #        .deps/protobuf-c/protobuf-c.c    protobuf-c's runtime, from `apt-get source protobuf-c`
 #        .deps/include/protobuf-c/protobuf-c.h
+#        .deps/lz4/lz4.c, lz4.h           liblz4 (block format), from `apt-get source lz4`
+#        .deps/zstd/{common,compress,decompress}, zstd.h, zstd_errors.h
+#                                         libzstd's lib/, from `apt-get source libzstd`
 #      `apt-get source` needs deb-src entries; when none are configured they are
 #      derived from the existing apt sources (same archives, type deb-src) into
 #      /etc/apt/sources.list.d/wnn-deb-src.{sources,list}.
 # Every build compiles its own private copy of cJSON from .deps/cjson
 # (CMakeLists.txt renames its symbols); native builds read DLPack from
 # libdlpack-dev. libcjson-dev serves tests/isolation, a host program that
-# uses the system cJSON around a model load.
+# uses the system cJSON around a model load. The weight codecs lz4 and zstd
+# link Debian's liblz4-dev and libzstd-dev natively; the WASI commands and
+# dist/wnn-codecs.wasm compile them from .deps/lz4 and .deps/zstd.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -46,6 +51,7 @@ PACKAGES=(
   cmake ninja-build clang lld lld-14 llvm-14 wasi-libc libclang-rt-14-dev-wasm32
   emscripten binaryen wabt libcjson-dev libdlpack-dev dpkg-dev gzip nodejs npm libclang-rt-14-dev
   libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata chromium
+  liblz4-dev libzstd-dev
   python3-torch python3-torchvision python3-onnx python3-skimage
 )
 
@@ -194,6 +200,29 @@ if [ ! -f "$DEPS/protobuf-c/protobuf-c.c" ] || [ ! -f "$DEPS/include/protobuf-c/
   cp "$srcdir/protobuf-c/protobuf-c.h" "$DEPS/include/protobuf-c/protobuf-c.h"
   basename "$srcdir" >"$DEPS/protobuf-c/VERSION"
   say "protobuf-c sources ready: $(cat "$DEPS/protobuf-c/VERSION")"
+fi
+
+# ---------------------------------------------------- lz4 and zstd for wasm
+#
+# The weight codecs' real libraries (docs/format.md, "Param codecs") from
+# Debian's source packages, the same versions as liblz4-dev and libzstd-dev.
+if [ ! -f "$DEPS/lz4/lz4.c" ] || [ ! -f "$DEPS/lz4/lz4.h" ]; then
+  srcdir=$(fetch_source lz4)
+  [ -f "$srcdir/lib/lz4.c" ] || die "lib/lz4.c not found after apt-get source lz4"
+  mkdir -p "$DEPS/lz4"
+  cp "$srcdir/lib/lz4.c" "$srcdir/lib/lz4.h" "$DEPS/lz4/"
+  basename "$srcdir" >"$DEPS/lz4/VERSION"
+  say "lz4 sources ready: $(cat "$DEPS/lz4/VERSION")"
+fi
+if [ ! -f "$DEPS/zstd/zstd.h" ] || [ ! -d "$DEPS/zstd/decompress" ]; then
+  srcdir=$(fetch_source libzstd)
+  [ -f "$srcdir/lib/zstd.h" ] || die "lib/zstd.h not found after apt-get source libzstd"
+  rm -rf "$DEPS/zstd"
+  mkdir -p "$DEPS/zstd"
+  cp -r "$srcdir/lib/common" "$srcdir/lib/compress" "$srcdir/lib/decompress" \
+    "$srcdir/lib/zstd.h" "$srcdir/lib/zstd_errors.h" "$DEPS/zstd/"
+  basename "$srcdir" >"$DEPS/zstd/VERSION"
+  say "zstd sources ready: $(cat "$DEPS/zstd/VERSION")"
 fi
 
 say "ok"

@@ -27,6 +27,7 @@
 #include <stddef.h>
 
 #include "base/status.h"
+#include "runtime/codec.h"
 #include "wnn.h"
 
 /* Which tensor list a `kind` argument names. */
@@ -248,4 +249,28 @@ static size_t js_decode(void *codec, const void *src, size_t src_size, void *dst
 /* Registers (on != 0) or unregisters user codec `id` as decoded by JS. */
 wnn_status wnn_web_codec_register(unsigned id, const char *name, int on) {
   return wnn_codec_register(id, name, on ? js_decode : NULL, (void *)(size_t)id);
+}
+
+/* lz4 and zstd (the codec's second byte) are not in the web modules: their
+ * runtime asks JavaScript through the same import, as codec 1 or 2, and
+ * js/wnn.js decodes with dist/wnn-codecs.wasm (wasm/codecs.c). */
+__attribute__((constructor)) static void lossless_by_js(void) {
+  wnn_codec_set_lossless_hook(js_decode);
+}
+
+/* Value `index` of a (debug) executor, field by field: what >= 0 its dim
+ * `what`, -1 ndim, -2 nbytes, -3 dtype, -4 the address of its bytes; a
+ * failure of wnn_executor_get_value gives -(100 + status), its message in
+ * wnn_executor_errmsg. *name (when non-NULL) gets its name or NULL. */
+double wnn_web_value(wnn_executor *executor, int index, int what, const char **name) {
+  wnn_tensor_info info;
+  DLTensor t;
+  wnn_status s = wnn_executor_get_value(executor, index, &info, &t);
+  if (s != WNN_OK) return -(100.0 + s);
+  if (name) *name = info.name;
+  if (what == -1) return info.ndim;
+  if (what == -2) return (double)info.nbytes;
+  if (what == -3) return info.dtype;
+  if (what == -4) return (double)(size_t)((char *)t.data + t.byte_offset);
+  return what >= 0 && what < info.ndim ? (double)info.shape[what] : -1;
 }

@@ -16,6 +16,17 @@
 #include "base/half.h"
 #include "builder/params_writer.h"
 #include "runtime/codec.h"
+
+#ifdef WNN_WITH_LZ4
+#include <lz4.h>
+#endif
+#ifdef WNN_WITH_ZSTD
+#include <zstd.h>
+#endif
+
+/* zstd level of --compress zstd: close to the best ratio on weights at a
+ * conversion speed of a few MB/s per core. */
+#define WNN_BUILDER_ZSTD_LEVEL 19
 #include "builder/writer.h"
 #include "runtime/sha256.h"
 #include "wnn_builder.h"
@@ -93,6 +104,8 @@ static wnn_status fail(wnn_status status, const char *fmt, ...) {
   va_end(ap);
   return status;
 }
+
+static const char *kind_name(wnn_value_kind k);
 
 /* Grows *array (of *cap elements of size elem) to hold at least need. */
 static int grow(const wnn_allocator *a, void **array, int *cap, int need, size_t elem) {
@@ -518,6 +531,25 @@ wnn_status wnn_builder_set_node_guards(wnn_builder *b, int node, int count, cons
   return WNN_OK;
 }
 
+wnn_status wnn_builder_set_value_name(wnn_builder *b, int value, const char *name) {
+  wnn_clear_error();
+  if (!b || !name || !*name) return fail(WNN_ERR_INVALID_ARGUMENT, "set_value_name: no name");
+  if (value < 0 || value >= b->num_values)
+    return fail(WNN_ERR_OUT_OF_RANGE, "set_value_name \"%s\": value %d does not exist", name, value);
+  bvalue *v = &b->values[value];
+  if (v->kind == WNN_VALUE_INPUT || v->kind == WNN_VALUE_PARAM)
+    return fail(WNN_ERR_INVALID_ARGUMENT, "set_value_name \"%s\": value %d is an %s, named when added",
+                name, value, kind_name(v->kind));
+  if (v->name) {
+    if (!strcmp(v->name, name)) return WNN_OK;
+    return fail(WNN_ERR_INVALID_ARGUMENT, "set_value_name \"%s\": value %d is already named \"%s\"",
+                name, value, v->name);
+  }
+  if (!(v->name = wnn_strndup(&b->alloc, name, strlen(name))))
+    return fail(WNN_ERR_OUT_OF_MEMORY, "out of memory naming a value");
+  return WNN_OK;
+}
+
 wnn_status wnn_builder_add_output(wnn_builder *b, int value, const char *name) {
   wnn_clear_error();
   if (!b || !name) return fail(WNN_ERR_INVALID_ARGUMENT, "add_output: NULL argument");
@@ -733,6 +765,17 @@ wnn_status wnn_builder_set_weights(wnn_builder *b, const wnn_builder_weights *w)
     return fail(WNN_ERR_INVALID_ARGUMENT,
                 "set_weights: codec %u; the builder writes raw (0), fp16 (4), int8 (5) or a user "
                 "codec (128-255)", w->codec);
+  if (w->compress > 2)
+    return fail(WNN_ERR_INVALID_ARGUMENT, "set_weights: compress %u; 0 none, 1 lz4 or 2 zstd",
+                w->compress);
+#ifndef WNN_WITH_LZ4
+  if (w->compress == 1)
+    return fail(WNN_ERR_UNSUPPORTED, "set_weights: this build has no lz4 compressor");
+#endif
+#ifndef WNN_WITH_ZSTD
+  if (w->compress == 2)
+    return fail(WNN_ERR_UNSUPPORTED, "set_weights: this build has no zstd compressor");
+#endif
   if (user && (!w->encode || !strcmp(wnn_codec_name(w->codec), "?")))
     return fail(WNN_ERR_INVALID_ARGUMENT,
                 "set_weights: user codec %u needs an encoder and a decoder registered with "
@@ -757,7 +800,7 @@ static double encode_param(const wnn_builder *b, bvalue *v, unsigned codec) {
   if (codec >= WNN_CODEC_USER_FIRST) { /* the user's encoder, checked with its decoder */
     const size_t n = b->weights.encode(b->weights.ctx, v->data, v->nbytes, e, size);
     float *back = n && n <= size ? wnn_alloc(&b->alloc, v->nbytes, 64) : NULL;
-    const int ok = back && !wnn_codec_decode(codec, v->dims, e, n, back, v->nbytes, "builder");
+    const int ok = back && !wnn_codec_decode(&b->alloc, codec, v->dims, e, n, back, v->nbytes, "builder");
     for (size_t i = 0; ok && i < numel; i++) max_err = fmax(max_err, fabs((double)back[i] - x[i]));
     if (back) wnn_free(&b->alloc, back, v->nbytes, 64);
     if (!ok) {
@@ -805,16 +848,59 @@ static double encode_param(const wnn_builder *b, bvalue *v, unsigned codec) {
 /* The value codec for raw float32 param v under the builder's weights
  * setting: big enough (min_elements), and for int8 a tensor of rank >= 2
  * (per-channel scales on a vector would cost more than they save). */
-static void choose_value_codec(wnn_builder *b, bvalue *v) {
+static double choose_value_codec(wnn_builder *b, bvalue *v) {
   const wnn_builder_weights *w = &b->weights;
-  if (w->codec == WNN_CODEC_RAW || v->codec != WNN_CODEC_RAW || v->dtype != WNN_DTYPE_F32) return;
+  if (w->codec == WNN_CODEC_RAW || v->codec != WNN_CODEC_RAW || v->dtype != WNN_DTYPE_F32) return 0;
   const size_t min = w->min_elements ? w->min_elements : WNN_BUILDER_WEIGHTS_MIN_ELEMENTS;
   if (v->nbytes / 4 < min || (w->codec == WNN_CODEC_INT8 && (v->ndim < 2 || v->dims[0] < 1)))
-    return;
+    return 0;
   const double err = encode_param(b, v, w->codec);
-  if (err < 0) return;
+  if (err < 0) return 0;
   v->codec = w->codec;
-  if (w->report) w->report(w->ctx, v->name, v->codec, v->enc_size, v->nbytes, err);
+  return err;
+}
+
+/* Params of at least this many stored bytes are compressed (--compress). */
+#define COMPRESS_MIN_BYTES 1024
+
+/* Compresses v's stored bytes with the builder's lossless codec when that
+ * saves bytes; the codec's second byte says which (docs/format.md). */
+static void compress_param(wnn_builder *b, bvalue *v) {
+  const unsigned lossless = b->weights.compress;
+  if (!lossless || v->codec == WNN_CODEC_FILL || v->codec >= WNN_CODEC_USER_FIRST) return;
+  const size_t n = stored_bytes(v);
+  if (n < COMPRESS_MIN_BYTES) return;
+  const uint8_t *src = v->enc ? v->enc : v->data;
+  size_t cap = 0, got = 0;
+#ifdef WNN_WITH_LZ4
+  if (lossless == 1 && n <= LZ4_MAX_INPUT_SIZE) cap = (size_t)LZ4_compressBound((int)n);
+#endif
+#ifdef WNN_WITH_ZSTD
+  if (lossless == 2) cap = ZSTD_compressBound(n);
+#endif
+  uint8_t *c = cap ? wnn_alloc(&b->alloc, cap, 64) : NULL;
+  if (!c) return;
+#ifdef WNN_WITH_LZ4
+  if (lossless == 1) {
+    const int r = LZ4_compress_default((const char *)src, (char *)c, (int)n, (int)cap);
+    got = r > 0 ? (size_t)r : 0;
+  }
+#endif
+#ifdef WNN_WITH_ZSTD
+  if (lossless == 2) {
+    const size_t r = ZSTD_compress(c, cap, src, n, WNN_BUILDER_ZSTD_LEVEL);
+    got = ZSTD_isError(r) ? 0 : r;
+  }
+#endif
+  if (!got || got >= n) { /* nothing saved: stored as it was */
+    wnn_free(&b->alloc, c, cap, 64);
+    return;
+  }
+  wnn_free(&b->alloc, v->enc, v->enc_cap, 64);
+  v->enc = c;
+  v->enc_size = got;
+  v->enc_cap = cap;
+  v->codec |= lossless << 8;
 }
 
 /* The GRAPH JSON; NULL when out of memory. Weights offsets are set already. */
@@ -996,7 +1082,10 @@ static wnn_status finish(wnn_builder *b, void **data, size_t *size, void **pdata
       wnn_free(&b->alloc, v->enc, v->enc_cap, 64); /* from an earlier finish */
       v->enc = NULL, v->enc_size = v->enc_cap = 0;
       v->codec = param_codec(v);
-      choose_value_codec(b, v);
+      const double err = choose_value_codec(b, v);
+      compress_param(b, v);
+      if (v->enc && b->weights.report)
+        b->weights.report(b->weights.ctx, v->name, v->codec, v->enc_size, v->nbytes, err);
       if (v->codec == WNN_CODEC_FILL)
         wnn_fill_layout_add(&fills, wnn_dtype_size(v->dtype), v->data, v->nbytes);
       /* Fills (one element) and empty params stay in the artifact. */

@@ -14,6 +14,7 @@
  * Exit status: 0 success, 1 a model, input or I/O error, 2 a usage error,
  * 3 (convert) the model uses something wnn does not support.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -47,6 +48,7 @@ static const char usage_text[] =
     "  convert MODEL.onnx -o OUT.wnn [--shape NAME=1x3x224x224]... [--const NAME=FILE]...\n"
     "          [--max-memory BYTES] [--report FILE.json]\n"
     "          [--params-out FILE.wnnp | --params-ref FILE.wnnp] [--weights raw|fp16|int8]\n"
+    "          [--compress none|lz4|zstd]\n"
     "      converts an ONNX model (not in wnn-wasi.wasm); --shape fixes an input's shape,\n"
     "      --const freezes an input to the tensor in FILE (.npy or .pb): the artifact\n"
     "      no longer has that input and is specialized to that value; --max-memory\n"
@@ -56,13 +58,17 @@ static const char usage_text[] =
     "      info, run and bench then take as --params FILE.wnnp; --params-ref\n"
     "      refers to a blob written before (the same weights converted at another\n"
     "      shape) and writes none, when it holds every param unchanged; --weights\n"
-    "      stores float32 weights as IEEE half or as int8 with per-channel scales\n"
+    "      stores float32 weights as IEEE half or as int8 with per-channel scales;\n"
+    "      --compress compresses each weight of 1 KB or more where it saves bytes\n"
     "  info MODEL.wnn [--json] [--params FILE.wnnp] [--weights]\n"
     "      inputs, outputs, params count, arena and weights bytes, metadata\n"
     "  run MODEL.wnn --input NAME=FILE ... [--output-dir DIR] [--params FILE.wnnp]\n"
+    "        [--dump DIR]\n"
     "      runs the model once; FILE is .npy or an ONNX TensorProto .pb; NAME is an\n"
     "      input name or index; writes DIR/output_<i>.npy (DIR defaults to .) and\n"
-    "      prints one JSON line per output\n"
+    "      prints one JSON line per output; --dump DIR runs a debug executor (no\n"
+    "      memory reused) and writes every named value but the weights as\n"
+    "      DIR/<name>.npy, listed in DIR/values.json\n"
     "  bench MODEL.wnn [--number N] [--repeat R] [--min-repeat-ms M] [--input NAME=FILE]...\n"
     "        [--profile] [--params FILE.wnnp]\n"
     "      times runs like TVM's time_evaluator (defaults: N=10, R=1, M=0; one\n"
@@ -142,6 +148,7 @@ typedef struct cli_args {
   int num_inputs;
   const char *output_dir;
   const char *params; /* --params FILE: the model's params blob */
+  const char *dump;   /* run --dump DIR: every value of a debug executor */
   int json, profile, weights; /* weights: info --weights */
   long number, repeat;
   double min_repeat_ms;
@@ -149,7 +156,7 @@ typedef struct cli_args {
 
 enum { OPT_JSON = 1, OPT_INPUT = 2, OPT_OUTPUT_DIR = 4, OPT_NUMBER = 8, OPT_REPEAT = 16,
        OPT_MIN_REPEAT_MS = 32, OPT_PROFILE = 64,
-       OPT_PARAMS = 128, OPT_WEIGHTS = 256 };
+       OPT_PARAMS = 128, OPT_WEIGHTS = 256, OPT_DUMP = 512 };
 
 static int parse_long(const char *opt, const char *text, long min, long *out) {
   char *end;
@@ -196,7 +203,7 @@ static int parse_args(const char *command, int argc, char **argv, int first, uns
                 {"--output-dir", OPT_OUTPUT_DIR, 1}, {"--number", OPT_NUMBER, 1},
                 {"--repeat", OPT_REPEAT, 1},      {"--min-repeat-ms", OPT_MIN_REPEAT_MS, 1},
                 {"--profile", OPT_PROFILE, 0},    {"--params", OPT_PARAMS, 1},
-                {"--weights", OPT_WEIGHTS, 0}};
+                {"--weights", OPT_WEIGHTS, 0},    {"--dump", OPT_DUMP, 1}};
     size_t k, n = 0;
     const char *eq = strchr(arg, '=');
     size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
@@ -222,6 +229,10 @@ static int parse_args(const char *command, int argc, char **argv, int first, uns
       case OPT_JSON: a->json = 1; break;
       case OPT_PROFILE: a->profile = 1; break;
       case OPT_WEIGHTS: a->weights = 1; break;
+      case OPT_DUMP:
+        if (!*value) return usage_error("%s: --dump is empty", command);
+        a->dump = value;
+        break;
       case OPT_PARAMS:
         if (!*value) return usage_error("%s: --params is empty", command);
         a->params = value;
@@ -429,7 +440,8 @@ static int set_inputs(const wnn_model *model, wnn_executor *exec, const cli_args
  * require_all, every input must be given. */
 static int prepare(const wnn_model *model, const cli_args *a, int require_all,
                    wnn_executor **exec) {
-  wnn_status st = wnn_executor_create(model, exec);
+  wnn_status st = a->dump ? wnn_executor_create_debug(model, exec)
+                          : wnn_executor_create(model, exec);
   if (st != WNN_OK)
     return fail("%s: cannot create an executor: %s: %s", a->model, wnn_status_str(st),
                 wnn_last_error());
@@ -524,13 +536,14 @@ static void print_dims(FILE *f, const wnn_model *model, int json) {
 
 /* A param codec's name (docs/format.md, "Param codecs"). */
 static const char *codec_name(unsigned codec, char *buf, size_t cap) {
-  switch (codec) {
-    case WNN_CODEC_RAW: return "raw";
-    case WNN_CODEC_FILL: return "fill";
-    case WNN_CODEC_FP16: return "fp16";
-    case WNN_CODEC_INT8: return "int8";
-  }
-  snprintf(buf, cap, "user %u", codec);
+  const unsigned value = codec & 0xffu, lossless = codec >> 8;
+  const char *v = value == WNN_CODEC_RAW ? "raw" : value == WNN_CODEC_FILL ? "fill"
+                  : value == WNN_CODEC_FP16 ? "fp16" : value == WNN_CODEC_INT8 ? "int8" : NULL;
+  const char *l = lossless == 1 ? "lz4" : lossless == 2 ? "zstd" : NULL;
+  if (!v) snprintf(buf, cap, "user %u", value);
+  else if (!lossless) snprintf(buf, cap, "%s", v);
+  else if (value == WNN_CODEC_RAW) snprintf(buf, cap, "%s", l ? l : "?");
+  else snprintf(buf, cap, "%s+%s", v, l ? l : "?");
   return buf;
 }
 
@@ -670,9 +683,84 @@ static int write_outputs(const wnn_model *model, wnn_executor *exec, const char 
   return 0;
 }
 
+/* run --dump DIR: every named value but the params (inputs, intermediates,
+ * outputs) of the debug executor's run as DIR/<name>.npy (characters other
+ * than letters, digits, '.', '-' and '_' made '_'; a name that clashes gets
+ * "~<value index>"), and DIR/values.json listing name, file, dtype, shape. */
+static int dump_values(const wnn_model *model, wnn_executor *exec, const char *dir) {
+  const int nv = wnn_executor_num_values(exec), np = wnn_model_num_params(model);
+  size_t dlen = strlen(dir);
+  const char *sep = dlen && dir[dlen - 1] == '/' ? "" : "/";
+  char path[4096], err[512];
+  if ((size_t)snprintf(path, sizeof path, "%s%svalues.json", dir, sep) >= sizeof path)
+    return fail("--dump %s: path too long", dir);
+  FILE *index = fopen(path, "w");
+  if (!index) return fail("--dump %s: %s", path, strerror(errno));
+  char **files = (char **)calloc((size_t)nv + 1, sizeof *files);
+  int rc = files ? 0 : fail("out of memory"), written = 0;
+  fputc('[', index);
+  for (int v = 0; !rc && v < nv; v++) {
+    wnn_tensor_info info;
+    DLTensor view;
+    if (wnn_executor_get_value(exec, v, &info, &view) != WNN_OK || !info.name) continue;
+    int is_param = 0;
+    for (int p = 0; p < np && !is_param; p++) {
+      wnn_tensor_info pi;
+      is_param = !wnn_model_param_info(model, p, &pi) && !strcmp(pi.name, info.name);
+    }
+    if (is_param) continue;
+    char file[300];
+    size_t k = 0;
+    for (const char *c = info.name; *c && k < 200; c++, k++)
+      file[k] = (isalnum((unsigned char)*c) || *c == '.' || *c == '-' || *c == '_') ? *c : '_';
+    file[k] = 0;
+    for (int j = 0; j < written; j++)
+      if (!strcmp(files[j], file)) {
+        snprintf(file + k, sizeof file - k, "~%d", v);
+        break;
+      }
+    files[written] = (char *)malloc(strlen(file) + 1);
+    if (!files[written]) {
+      rc = fail("out of memory");
+      break;
+    }
+    strcpy(files[written++], file);
+    if ((size_t)snprintf(path, sizeof path, "%s%s%s.npy", dir, sep, file) >= sizeof path) {
+      rc = fail("--dump %s: path too long", dir);
+      break;
+    }
+    void *npy;
+    size_t size;
+    const uint8_t *data = (const uint8_t *)view.data + view.byte_offset;
+    if (wnn_npy_encode(info.dtype, info.ndim, info.shape, data, info.nbytes, &npy, &size, err,
+                       sizeof err) != WNN_OK) {
+      rc = fail("value %d ('%s'): %s", v, info.name, err);
+      break;
+    }
+    wnn_status st = wnn_file_write(path, npy, size, err, sizeof err);
+    free(npy);
+    if (st != WNN_OK) {
+      rc = fail("%s: %s", path, err);
+      break;
+    }
+    fputs(written > 1 ? ",\n{\"name\":" : "{\"name\":", index);
+    json_string(index, info.name);
+    fprintf(index, ",\"file\":\"%s.npy\",\"dtype\":", file);
+    json_string(index, wnn_dtype_name(info.dtype));
+    fputs(",\"shape\":", index);
+    json_shape(index, info.ndim, info.shape);
+    fputc('}', index);
+  }
+  fputs("]\n", index);
+  if (fclose(index) != 0 && !rc) rc = fail("--dump %s/values.json: cannot write", dir);
+  for (int j = 0; files && j < written; j++) free(files[j]);
+  free(files);
+  return rc;
+}
+
 static int cmd_run(int argc, char **argv) {
   cli_args a;
-  int rc = parse_args("run", argc, argv, 2, OPT_INPUT | OPT_OUTPUT_DIR | OPT_PARAMS, &a);
+  int rc = parse_args("run", argc, argv, 2, OPT_INPUT | OPT_OUTPUT_DIR | OPT_PARAMS | OPT_DUMP, &a);
   if (rc) return rc;
   wnn_model *model;
   if ((rc = load_model(a.model, a.params, &model))) return rc;
@@ -681,6 +769,7 @@ static int cmd_run(int argc, char **argv) {
   if (!rc && wnn_executor_run(exec) != WNN_OK)
     rc = fail("%s: run failed: %s", a.model, wnn_executor_errmsg(exec));
   if (!rc) rc = write_outputs(model, exec, a.output_dir);
+  if (!rc && a.dump) rc = dump_values(model, exec, a.dump);
   wnn_executor_destroy(exec);
   wnn_model_free(model);
   return rc;
@@ -1037,8 +1126,9 @@ static int convert_report_end(convert_report *r, const char *path, int rc, wnn_s
     const struct coded_param *c = &r->coded[i];
     fprintf(r->f, "%s{\"name\":", i ? "," : "");
     json_string(r->f, c->name);
+    char cn[32];
     fprintf(r->f, ",\"codec\":\"%s\",\"stored\":%zu,\"size\":%zu,\"max_rel_error\":%.6g}",
-            c->codec == WNN_CODEC_FP16 ? "fp16" : "int8", c->stored, c->size, c->err);
+            codec_name(c->codec, cn, sizeof cn), c->stored, c->size, c->err);
   }
   fputs("]}\n", r->f);
   const bool bad = ferror(r->f) != 0;
@@ -1094,7 +1184,7 @@ static int cmd_convert(int argc, char **argv) {
   int num_consts = 0;
   size_t max_memory = 0;
   const char *params_out = NULL, *params_ref = NULL;
-  unsigned weights_codec = WNN_CODEC_RAW;
+  unsigned weights_codec = WNN_CODEC_RAW, compress = 0;
   for (int i = 2; i < argc; i++) {
     const char *arg = argv[i];
     const char *value = NULL;
@@ -1109,14 +1199,16 @@ static int cmd_convert(int argc, char **argv) {
     if (!strcmp(arg, "-o") || !strcmp(arg, "--output") || !strcmp(arg, "--shape") ||
         !strcmp(arg, "--const") || !strcmp(arg, "--max-memory") || !strcmp(arg, "--report") ||
         !strcmp(arg, "--default-shape") || !strcmp(arg, "--max-shape") ||
-        !strcmp(arg, "--params-out") || !strcmp(arg, "--params-ref") || !strcmp(arg, "--weights")) {
+        !strcmp(arg, "--params-out") || !strcmp(arg, "--params-ref") || !strcmp(arg, "--weights") ||
+        !strcmp(arg, "--compress")) {
       if (i + 1 >= argc) return usage_error("convert: %s needs a value", arg);
       value = argv[++i];
     } else if (!strncmp(arg, "--output=", 9) || !strncmp(arg, "--shape=", 8) ||
                !strncmp(arg, "--const=", 8) || !strncmp(arg, "--max-memory=", 13) ||
                !strncmp(arg, "--report=", 9) || !strncmp(arg, "--default-shape=", 16) ||
                !strncmp(arg, "--max-shape=", 12) || !strncmp(arg, "--params-out=", 13) ||
-               !strncmp(arg, "--params-ref=", 13) || !strncmp(arg, "--weights=", 10)) {
+               !strncmp(arg, "--params-ref=", 13) || !strncmp(arg, "--weights=", 10) ||
+               !strncmp(arg, "--compress=", 11)) {
       value = strchr(arg, '=') + 1;
     } else if (arg[0] == '-' && arg[1]) {
       return usage_error("convert: unknown option '%s'", arg);
@@ -1156,6 +1248,11 @@ static int cmd_convert(int argc, char **argv) {
     } else if (!strncmp(arg, "--params-out", 12)) {
       if (!*value) return usage_error("convert: the --params-out path is empty");
       params_out = value;
+    } else if (!strncmp(arg, "--compress", 10)) {
+      if (!strcmp(value, "none")) compress = 0;
+      else if (!strcmp(value, "lz4")) compress = 1;
+      else if (!strcmp(value, "zstd")) compress = 2;
+      else return usage_error("convert: --compress expects none, lz4 or zstd, got '%s'", value);
     } else if (!strncmp(arg, "--weights", 9)) {
       if (!strcmp(value, "raw")) weights_codec = WNN_CODEC_RAW;
       else if (!strcmp(value, "fp16")) weights_codec = WNN_CODEC_FP16;
@@ -1180,6 +1277,7 @@ static int cmd_convert(int argc, char **argv) {
 #ifndef WNN_CLI_WITH_IMPORTER
   (void)params_ref;
   (void)weights_codec;
+  (void)compress;
   (void)report_path;
   (void)shape_specs;
   (void)default_specs;
@@ -1267,7 +1365,7 @@ static int cmd_convert(int argc, char **argv) {
   opt.num_consts = num_consts;
   opt.max_memory = max_memory;
   opt.split_params = params_out || params_ref;
-  const wnn_builder_weights weights = {weights_codec, 0, convert_coded, &report, NULL};
+  const wnn_builder_weights weights = {weights_codec, 0, convert_coded, &report, NULL, compress};
   opt.weights = &weights;
   wnn_import_result res;
   res.unsupported = false;
@@ -1297,12 +1395,13 @@ static int cmd_convert(int argc, char **argv) {
   }
   rc = convert_report_end(&report, report_path, rc, st, msg, rc == EXIT_UNSUPPORTED, rc ? 0 : res.num_nodes,
                           rc ? 0 : res.num_quant_rewrites);
-  if (!rc && weights_codec != WNN_CODEC_RAW) /* what --weights did, in one line */
+  if (!rc && (weights_codec != WNN_CODEC_RAW || compress)) /* what they did, in one line */
     fprintf(stderr,
-            "wnn: convert: --weights %s: %d params, %zu bytes stored for %zu; largest relative "
-            "error %.3g (%s)%s\n",
-            weights_codec == WNN_CODEC_FP16 ? "fp16" : "int8", report.num_coded, report.stored,
-            report.size, report.worst, report.worst_name ? report.worst_name : "none",
+            "wnn: convert: --weights %s --compress %s: %d params, %zu bytes stored for %zu; "
+            "largest relative error %.3g (%s)%s\n",
+            weights_codec == WNN_CODEC_FP16 ? "fp16" : weights_codec == WNN_CODEC_INT8 ? "int8" : "raw",
+            compress == 1 ? "lz4" : compress == 2 ? "zstd" : "none", report.num_coded,
+            report.stored, report.size, report.worst, report.worst_name ? report.worst_name : "none",
             report_path ? "; per param in the --report file" : "");
   convert_coded_free(&report);
   free(data);

@@ -35,6 +35,12 @@ static wnn_status param(wnn_ir_graph *g, wnn_builder *b, int v, int *map) {
   return WNN_OK;
 }
 
+static bool is_graph_output(const wnn_ir_graph *g, int v) {
+  for (int k = 0; k < g->num_outputs; k++)
+    if (g->outputs[k] == v) return true;
+  return false;
+}
+
 wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, const wnn_builder_weights *weights,
                     void **artifact, size_t *size, void **params, size_t *params_size,
                     int *num_nodes) {
@@ -130,8 +136,17 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, const wnn_builder_w
       wnn_ir_node_fail(g, n, st, wnn_status_is_unsupported(st), "%s", wnn_last_error());
       break;
     }
-    for (int k = 0; k < n->num_outputs; k++)
-      if (n->outputs[k] >= 0) map[n->outputs[k]] = outs[k];
+    for (int k = 0; k < n->num_outputs && !st; k++) {
+      const int v = n->outputs[k];
+      if (v < 0) continue;
+      map[v] = outs[k];
+      /* Intermediates keep their source names (debug executors read them by
+       * name); graph outputs are named by add_output below. */
+      if (g->values[v].name[0] && !is_graph_output(g, v) &&
+          (st = wnn_builder_set_value_name(b, outs[k], g->values[v].name)))
+        wnn_ir_node_fail(g, n, st, false, "%s", wnn_last_error());
+    }
+    if (st) break;
     if (n->num_guards) {
       int gv[WNN_MAX_GUARDS], ge[WNN_MAX_GUARDS];
       for (int k = 0; !st && k < n->num_guards; k++) {

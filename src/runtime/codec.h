@@ -21,12 +21,23 @@ wnn_status wnn_codec_check(unsigned codec, wnn_dtype dtype, int ndim, const int6
                            size_t size, size_t stored, const char *what);
 
 /* Decodes `stored` bytes at src into the `size` bytes at dst (checked by
- * wnn_codec_check before). A user decoder writing another count is
- * WNN_ERR_MALFORMED naming the codec and `what`. */
-wnn_status wnn_codec_decode(unsigned codec, const int64_t *dims, const void *src, size_t stored,
-                            void *dst, size_t size, const char *what);
+ * wnn_codec_check before); a lossless stream of a value codec is decoded
+ * through a temporary buffer from `a`. A corrupt lz4/zstd stream or a user
+ * decoder writing another count is WNN_ERR_MALFORMED naming the codec and
+ * `what`. */
+wnn_status wnn_codec_decode(const wnn_allocator *a, unsigned codec, const int64_t *dims,
+                            const void *src, size_t stored, void *dst, size_t size,
+                            const char *what);
 
-/* "raw", "fill", "fp16", "int8", a user codec's registered name, or "?" */
+/* "raw", "fill", "fp16", "int8", "lz4", "fp16+zstd", ..., a user codec's
+ * registered name, or "?" */
 const char *wnn_codec_name(unsigned codec);
+
+/* Lossless codecs, in the second byte of a codec number (docs/format.md). */
+enum { WNN_LOSSLESS_LZ4 = 1, WNN_LOSSLESS_ZSTD = 2 };
+
+/* For builds without liblz4/libzstd (the web modules): `hook` decodes the
+ * lossless codec passed as its user_data ((void *)1 lz4, (void *)2 zstd). */
+void wnn_codec_set_lossless_hook(wnn_codec_decode_fn hook);
 
 #endif /* WNN_RUNTIME_CODEC_H */

@@ -40,6 +40,12 @@ struct wnn_executor {
    * nanoseconds; NULL until profiling is first turned on. */
   int profiling;
   uint64_t *prof_runs, *prof_ns;
+  /* Debug executors (wnn_executor_create_debug): per value its own arena
+   * offset (nothing reused) and one scratch block for every node; NULL
+   * otherwise. ran: a run completed, so values can be read. */
+  size_t *offsets;
+  size_t debug_scratch;
+  int ran;
   char msg[MSG_CAP];
 };
 
@@ -55,6 +61,7 @@ static inline size_t vnbytes(const wnn_executor *ex, int v) {
   return ex->plan ? ex->plan->values[v].nbytes : ex->model->values[v].nbytes;
 }
 static inline size_t voffset(const wnn_executor *ex, int v) {
+  if (ex->offsets) return ex->offsets[v];
   return ex->plan ? ex->plan->values[v].offset : ex->model->values[v].offset;
 }
 
@@ -101,7 +108,26 @@ static void set_pointers(wnn_executor *ex) {
     if (m->values[v].kind == WNN_VALUE_ALIAS) ex->ptr[v] = ex->ptr[m->values[v].root];
 }
 
-wnn_status wnn_executor_create(const wnn_model *m, wnn_executor **out) {
+/* A debug executor's layout: every input and arena value at an offset of
+ * its own, then one scratch block as large as any node's. Returns the arena
+ * size, or 0 when it overflows. */
+static size_t debug_layout(const wnn_model *m, size_t *offsets, size_t *scratch) {
+  size_t at = 0, most = 0;
+  for (int v = 0; v < m->num_values; v++) {
+    const wnn_value *val = &m->values[v];
+    if (val->kind != WNN_VALUE_INPUT && val->kind != WNN_VALUE_ARENA) continue;
+    if (val->nbytes > SIZE_MAX / 4 - at) return 0;
+    offsets[v] = at;
+    at += (val->nbytes + 63) & ~(size_t)63;
+  }
+  for (int i = 0; i < m->num_nodes; i++)
+    if (m->nodes[i].scratch_bytes > most) most = m->nodes[i].scratch_bytes;
+  if (most > SIZE_MAX / 4 - at) return 0;
+  *scratch = at;
+  return at + most + 64;
+}
+
+static wnn_status create(const wnn_model *m, int debug, wnn_executor **out) {
   wnn_clear_error();
   if (!m || !out) return fail(NULL, WNN_ERR_INVALID_ARGUMENT, "wnn_executor_create: NULL argument");
   const wnn_allocator *a = &m->allocator;
@@ -110,6 +136,14 @@ wnn_status wnn_executor_create(const wnn_model *m, wnn_executor **out) {
   ex->model = m;
   /* A bounded dynamic model: the plan at the maxima's arena (model.c). */
   ex->arena_bytes = wnn_model_arena_bytes(m);
+  if (debug) {
+    ex->offsets = wnn_calloc(a, (size_t)m->num_values + 1, sizeof *ex->offsets, sizeof(size_t));
+    ex->arena_bytes = ex->offsets ? debug_layout(m, ex->offsets, &ex->debug_scratch) : 0;
+    if (!ex->arena_bytes) {
+      wnn_executor_destroy(ex);
+      return fail(NULL, WNN_ERR_OUT_OF_MEMORY, "out of memory for a debug executor");
+    }
+  }
   ex->ptr = wnn_calloc(a, (size_t)m->num_values, sizeof *ex->ptr, sizeof(void *));
   ex->arena = wnn_calloc(a, 1, ex->arena_bytes, 64);
   int guarded = 0;
@@ -135,6 +169,12 @@ wnn_status wnn_executor_create(const wnn_model *m, wnn_executor **out) {
   return WNN_OK;
 }
 
+wnn_status wnn_executor_create(const wnn_model *m, wnn_executor **out) { return create(m, 0, out); }
+
+wnn_status wnn_executor_create_debug(const wnn_model *m, wnn_executor **out) {
+  return create(m, 1, out);
+}
+
 void wnn_executor_destroy(wnn_executor *ex) {
   if (!ex) return;
   const wnn_model *m = ex->model;
@@ -148,6 +188,7 @@ void wnn_executor_destroy(wnn_executor *ex) {
   wnn_free(a, ex->dim_from, ((size_t)m->num_dims + 1) * sizeof *ex->dim_from, sizeof(int));
   wnn_free(a, ex->prof_runs, ((size_t)m->num_nodes + 1) * sizeof *ex->prof_runs, 8);
   wnn_free(a, ex->prof_ns, ((size_t)m->num_nodes + 1) * sizeof *ex->prof_ns, 8);
+  wnn_free(a, ex->offsets, ((size_t)m->num_values + 1) * sizeof *ex->offsets, sizeof(size_t));
   wnn_free(a, ex, sizeof *ex, 16);
 }
 
@@ -397,6 +438,7 @@ wnn_status wnn_executor_run(wnn_executor *ex) {
   const wnn_model *m = ex->model;
   if (ex->skipped_by)
     for (int v = 0; v < m->num_values; v++) ex->skipped_by[v] = -1;
+  ex->ran = 0;
   const wnn_shape_plan *plan = ex->plan;
   for (int i = 0; i < m->num_nodes; i++) {
     const wnn_node *n = &m->nodes[i];
@@ -424,7 +466,9 @@ wnn_status wnn_executor_run(wnn_executor *ex) {
     char msg[256];
     msg[0] = '\0';
     const void *params = plan ? plan->nodes[i].params : n->params;
-    size_t scratch = plan ? plan->nodes[i].scratch_offset : n->scratch_offset;
+    size_t scratch = ex->offsets ? ex->debug_scratch
+                     : plan      ? plan->nodes[i].scratch_offset
+                                 : n->scratch_offset;
     wnn_run_ctx ctx = {params, n->num_inputs, in,  n->num_outputs,
                        out,    ex->arena + scratch, msg, sizeof msg};
     const uint64_t t0 = ex->profiling ? now_ns() : 0;
@@ -440,7 +484,60 @@ wnn_status wnn_executor_run(wnn_executor *ex) {
       wnn_fmt(who, sizeof who, "output %d (%s)", k, m->values[m->outputs[k]].name);
       return unwritten(ex, who, m->outputs[k]);
     }
+  ex->ran = 1;
   return WNN_OK;
+}
+
+/* ------------------------------------------------------------------ values */
+
+int wnn_executor_num_values(const wnn_executor *ex) { return ex ? ex->model->num_values : 0; }
+
+wnn_status wnn_executor_get_value(wnn_executor *ex, int index, wnn_tensor_info *info,
+                                  DLTensor *t) {
+  if (!ex || !info || !t)
+    return fail(ex, WNN_ERR_INVALID_ARGUMENT, "wnn_executor_get_value: NULL argument");
+  const wnn_model *m = ex->model;
+  wnn_status st = check_index(ex, index, m->num_values, "value");
+  if (st) return st;
+  const wnn_value *v = &m->values[index];
+  const wnn_value *root = &m->values[v->kind == WNN_VALUE_ALIAS ? v->root : index];
+  const char *name = v->name ? v->name : "(unnamed)";
+  /* Inputs, params and shape values are never overwritten; intermediates
+   * only in a debug executor's plan, and only once a run has completed. */
+  if (root->kind == WNN_VALUE_ARENA) {
+    if (!ex->offsets)
+      return fail(ex, WNN_ERR_UNSUPPORTED,
+                  "value %d ('%s') is an intermediate, whose memory this executor reuses: "
+                  "read intermediates from a debug executor (wnn_executor_create_debug)",
+                  index, name);
+    if (!ex->ran)
+      return fail(ex, WNN_ERR_INVALID_ARGUMENT, "value %d ('%s'): run the executor first", index,
+                  name);
+    const int r = v->kind == WNN_VALUE_ALIAS ? v->root : index;
+    if (ex->skipped_by && ex->skipped_by[r] >= 0)
+      return fail(ex, WNN_ERR_NOT_FOUND, "value %d ('%s') was not computed in this run (node %d "
+                  "was skipped: an untaken If branch)", index, name, ex->skipped_by[r]);
+  }
+  info->name = v->name;
+  info->dtype = v->dtype;
+  info->ndim = vndim(ex, index);
+  info->shape = vdims(ex, index);
+  info->nbytes = vnbytes(ex, index);
+  view(ex, index, t);
+  return WNN_OK;
+}
+
+wnn_status wnn_executor_get_value_by_name(wnn_executor *ex, const char *name,
+                                          wnn_tensor_info *info, DLTensor *t) {
+  if (!ex || !name)
+    return fail(ex, WNN_ERR_INVALID_ARGUMENT, "wnn_executor_get_value_by_name: NULL argument");
+  const wnn_model *m = ex->model;
+  for (int v = 0; v < m->num_values; v++)
+    if (m->values[v].name && !strcmp(m->values[v].name, name))
+      return wnn_executor_get_value(ex, v, info, t);
+  return fail(ex, WNN_ERR_NOT_FOUND,
+              "no value named '%s' (a value the importer folded or fused away has no name of its "
+              "own; wnn_executor_get_value lists what there is)", name);
 }
 
 /* ----------------------------------------------------------------- outputs */
@@ -587,6 +684,9 @@ static void switch_plan(wnn_executor *ex, wnn_shape_plan *p) {
 wnn_status wnn_executor_resize(wnn_executor *ex, int count, const wnn_input_shape *shapes) {
   if (!ex) return fail(NULL, WNN_ERR_INVALID_ARGUMENT, "wnn_executor_resize: executor is NULL");
   const wnn_model *m = ex->model;
+  if (ex->offsets && m->dynamic && count)
+    return fail(ex, WNN_ERR_UNSUPPORTED,
+                "a debug executor keeps the model's reference shapes: resize a normal executor");
   if (count < 0 || (count && !shapes))
     return fail(ex, WNN_ERR_INVALID_ARGUMENT, "wnn_executor_resize: %d shapes at %p", count,
                 (const void *)shapes);

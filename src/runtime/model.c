@@ -340,8 +340,8 @@ static wnn_status decode_params(wnn_model *m) {
     if (v->kind != WNN_VALUE_PARAM || !wnn_codec_decodes(v->codec)) continue;
     char what[300];
     wnn_fmt(what, sizeof what, "param '%s'", v->name ? v->name : "unnamed");
-    wnn_status st = wnn_codec_decode(v->codec, v->dims, v->data, v->stored, m->decoded + at,
-                                     v->nbytes, what);
+    wnn_status st = wnn_codec_decode(&m->allocator, v->codec, v->dims, v->data, v->stored,
+                                     m->decoded + at, v->nbytes, what);
     if (st) return st;
     v->data = m->decoded + at;
     v->codec = WNN_CODEC_RAW;

@@ -246,8 +246,8 @@ static wnn_status decode(wnn_params *p) {
     if (!wnn_codec_decodes(t->codec)) continue;
     char what[WNN_PARAMS_MAX_NAME + 32];
     wnn_fmt(what, sizeof what, "params: tensor '%s'", t->name);
-    wnn_status st = wnn_codec_decode(t->codec, t->dims, t->data, t->stored, p->decoded + at,
-                                     t->size, what);
+    wnn_status st = wnn_codec_decode(&p->alloc, t->codec, t->dims, t->data, t->stored,
+                                     p->decoded + at, t->size, what);
     if (st) return st;
     t->data = p->decoded + at;
     at += align_up(t->size);

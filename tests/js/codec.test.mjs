@@ -6,6 +6,9 @@
 // - `wnn convert --weights fp16|int8` (native, and convert() in JS through
 //   dist/wnn-convert.wasm): what `wnn info --weights` shows, outputs against
 //   the raw artifact's, the same bytes from both converters, blobs too;
+// - `--compress lz4|zstd`: decoded in JS by dist/wnn-codecs.wasm, fetched on
+//   first use (a bad `codecs` option is a named error), bitwise the values of
+//   the uncompressed artifact; a corrupt stream is refused by name;
 // - the OCR example reads the same text with fp16 weights as with float32.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -107,7 +110,7 @@ test('convert --weights fp16|int8: smaller artifacts, per-param codecs in info, 
         assert.equal(p.stored, w === 'fp16' ? 2 * numel : 4 * p.shape[0] + numel);
       }
       for (const p of report.weights) assert.ok(p.max_rel_error > 0 && p.max_rel_error < (w === 'fp16' ? 1 / 2048 : 1 / 254 + 1e-6), JSON.stringify(p));
-      assert.match(r.stderr, new RegExp(`--weights ${w}: 2 params`));
+      assert.match(r.stderr, new RegExp(`--weights ${w} --compress none: 2 params`));
     }
     const m = await wnn.load(bytes);
     outputs[w] = (await m.predict({ Input3: input.data })).Plus214_Output_0.data;
@@ -135,6 +138,65 @@ test('convert --weights fp16|int8: smaller artifacts, per-param codecs in info, 
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--weights expects raw, fp16 or int8, got 'bf16'/);
   await assert.rejects(wnn.convert(onnx, { weights: 'bf16' }), code('WNN_ERR_INVALID_ARGUMENT', /options\.weights/));
+});
+
+test('lz4 and zstd weights: dist/wnn-codecs.wasm fetched on first use, values bitwise the uncompressed ones, corrupt streams named', { timeout: 300000 }, async (t) => {
+  const skip = missing(NATIVE, MNIST, path.join(ROOT, 'dist/wnn-codecs.wasm'), path.join(FIXTURES, 'codec/lz4.wnn'), path.join(ROOT, 'dist/wnn-convert.wasm'));
+  if (skip) return t.skip(skip);
+  // Before anything loaded the decoders: a codecs module that is not there is a named error.
+  const lz4 = path.join(FIXTURES, 'codec/lz4.wnn');
+  await assert.rejects(wnn.load(lz4, { codecs: path.join(tmp, 'no-such.wasm') }),
+    code('WNN_ERR_IO', /weights stored with lz4 or zstd need dist\/wnn-codecs\.wasm \(options\.codecs\), which did not load/));
+  // lz4 (the fixture, written by make_fixtures): its output is the C reference's.
+  const input = parseNpy(fs.readFileSync(path.join(FIXTURES, 'codec/lz4.input_0.npy')));
+  const want = parseNpy(fs.readFileSync(path.join(FIXTURES, 'codec/lz4.output_0.npy')));
+  const m1 = await wnn.load(lz4);
+  const out1 = await m1.predict({ x: input.data });
+  assert.ok(Buffer.from(out1.y.data.buffer).equals(Buffer.from(want.data.buffer)));
+  m1.dispose();
+  // zstd, alone and after fp16, from both converters; outputs bitwise the uncompressed artifacts'.
+  const onnx = path.join(MNIST, 'model.onnx');
+  const x = parseTensorProto(fs.readFileSync(path.join(MNIST, 'test_data_set_0/input_0.pb')));
+  for (const w of ['raw', 'fp16']) {
+    ok(native(['convert', onnx, '-o', `${w}.wnn`, '--weights', w]), `convert ${w}`);
+    ok(native(['convert', onnx, '-o', `${w}-zstd.wnn`, '--weights', w, '--compress', 'zstd']), `convert ${w} zstd`);
+    const bytes = fs.readFileSync(path.join(tmp, `${w}-zstd.wnn`));
+    assert.ok(bytes.length < fs.statSync(path.join(tmp, `${w}.wnn`)).size);
+    assert.ok(Buffer.from(await wnn.convert(onnx, { weights: w, compress: 'zstd' })).equals(bytes), `${w}+zstd: wnn.convert differs`);
+    const info = JSON.parse(ok(native(['info', `${w}-zstd.wnn`, '--json', '--weights']), 'info').stdout);
+    assert.ok(info.weights.some((p) => p.codec === (w === 'raw' ? 'zstd' : 'fp16+zstd')), JSON.stringify(info.weights));
+    const outs = [];
+    for (const f of [`${w}.wnn`, `${w}-zstd.wnn`]) {
+      const m = await wnn.load(path.join(tmp, f));
+      outs.push((await m.predict({ Input3: x.data })).Plus214_Output_0.data);
+      m.dispose();
+    }
+    assert.ok(Buffer.from(outs[0].buffer).equals(Buffer.from(outs[1].buffer)), `${w}: zstd changed the output`);
+  }
+  // A params blob with zstd tensors, and one with a stream changed (CRCs off, so the decoder refuses).
+  ok(native(['convert', onnx, '-o', 'split.wnn', '--params-out', 'split.wnnp', '--compress', 'zstd']), 'convert split zstd');
+  const blob = fs.readFileSync(path.join(tmp, 'split.wnnp'));
+  const params = await wnn.loadParams(blob);
+  const m = await wnn.load(path.join(tmp, 'split.wnn'), { params });
+  m.dispose();
+  params.dispose();
+  const view = new DataView(blob.buffer, blob.byteOffset, blob.length);
+  const table = Number(view.getBigUint64(40, true));
+  let zstd = null;
+  for (let i = 0; i < view.getUint32(32, true) && !zstd; i++) {
+    const e = table + 64 * i;
+    if (view.getUint32(e + 20, true) === 0x200) zstd = { off: Number(view.getBigUint64(e + 24, true)), n: Number(view.getBigUint64(e + 32, true)) };
+  }
+  assert.ok(zstd, 'no zstd tensor in the blob');
+  const bad = Uint8Array.from(blob);
+  for (let k = 0; k < 8; k++) bad[zstd.off + (zstd.n >> 1) + k] ^= 0x55;
+  await assert.rejects(wnn.loadParams(bad, { verifyChecksum: false }), code('WNN_ERR_MALFORMED', /tensor '.*': its zstd stream \(codec 0x200, zstd\) is corrupt/));
+  await assert.rejects(wnn.loadParams(bad), code('WNN_ERR_CHECKSUM', /does not match its CRC-32/));
+  // Bad flag values.
+  const r = native(['convert', onnx, '-o', 'x.wnn', '--compress', 'gzip']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--compress expects none, lz4 or zstd, got 'gzip'/);
+  await assert.rejects(wnn.convert(onnx, { compress: 'gzip' }), code('WNN_ERR_INVALID_ARGUMENT', /options\.compress/));
 });
 
 test('the OCR example reads the same text with fp16 weights as with float32', { timeout: 600000 }, async (t) => {

@@ -202,15 +202,19 @@ function runFixture(x, dir, name) {
   }
 }
 
-test('wasm/exports-api.txt lists exactly the functions of include/wnn.h', () => {
-  assert.deepEqual([...readNames('exports-api.txt')].sort(), [...headerFunctions()].sort());
+// The debug executor's functions (wasm/exports-debug.txt) are the C API's too.
+const debugNames = () => readNames('exports-debug.txt');
+
+test('wasm/exports-api.txt and exports-debug.txt list exactly the functions of include/wnn.h', () => {
+  const api = [...readNames('exports-api.txt'), ...debugNames().filter((n) => !n.startsWith('wnn_web_'))];
+  assert.deepEqual(api.sort(), [...headerFunctions()].sort());
 });
 
 test('wasm/exports-web.txt lists exactly the wrappers wasm/web.c defines', () => {
   // Non-static functions of web.c: a return type at column 0, then wnn_web_NAME(.
   const text = fs.readFileSync(rel('wasm/web.c'), 'utf8');
   const defined = [...text.matchAll(/^(?!static\b)[A-Za-z_][\w\s*]*?\b(wnn_web_[a-z0-9_]+)\s*\(/gm)].map((m) => m[1]);
-  const listed = readNames('exports-web.txt').filter((n) => n.startsWith('wnn_web_'));
+  const listed = [...readNames('exports-web.txt'), ...debugNames()].filter((n) => n.startsWith('wnn_web_'));
   assert.ok(defined.length > 0, 'no wrappers found in wasm/web.c');
   assert.deepEqual([...new Set(defined)].sort(), [...listed].sort());
 });
@@ -228,6 +232,10 @@ for (const variant of ['wnn.wasm', 'wnn-full.wasm', 'wnn-scalar.wasm']) {
     }
     for (const name of [...readNames('exports-api.txt'), ...readNames('exports-web.txt')]) {
       assert.equal(typeof x[name], 'function', `export ${name}`);
+    }
+    // The debug executor: in the full and scalar modules, left out of the core one.
+    for (const name of debugNames()) {
+      assert.equal(typeof x[name], variant === 'wnn.wasm' ? 'undefined' : 'function', `export ${name}`);
     }
     assert.ok(x.memory instanceof WebAssembly.Memory);
 

@@ -18,7 +18,7 @@
 #include "robustness.h"
 
 #define ROWS 6
-#define COLS 50 /* 300 elements: over the builder's 256-element threshold */
+#define COLS 200 /* 1,200 elements: over the builder's thresholds (256 elements, 1 KB to compress) */
 
 static float w[ROWS * COLS], small[6];
 
@@ -64,7 +64,7 @@ static size_t xor_decode(void *ctx, const void *src, size_t n, void *dst, size_t
   return size - (size_t)short_by;
 }
 
-/* A model whose outputs are its params "w" [6, 50] and "small" [2, 3] themselves:
+/* A model whose outputs are its params "w" [6, 200] and "small" [2, 3] themselves:
  * what a run returns is what the loader decoded. */
 static void *build(const wnn_builder_weights *opt, int split, size_t *size, void **blob,
                    size_t *blob_size) {
@@ -146,7 +146,7 @@ TEST(fp16_and_int8_decode_to_what_they_encode) {
   for (int c = 0; c < 2; c++) {
     expected(codecs[c], want);
     report_log log = {0};
-    wnn_builder_weights opt = {codecs[c], 0, on_report, &log, NULL};
+    wnn_builder_weights opt = {codecs[c], 0, on_report, &log, NULL, 0};
     size_t size = 0, bsize = 0, raw_size = 0;
     void *blob = NULL;
     void *raw = build(NULL, 0, &raw_size, NULL, NULL);
@@ -174,7 +174,7 @@ TEST(fp16_and_int8_decode_to_what_they_encode) {
   /* A codec the builder does not write. */
   wnn_builder *b = NULL;
   CHECK_OK(wnn_builder_create(NULL, &b));
-  wnn_builder_weights bad = {WNN_CODEC_FILL, 0, NULL, NULL, NULL};
+  wnn_builder_weights bad = {WNN_CODEC_FILL, 0, NULL, NULL, NULL, 0};
   CHECK_STATUS(wnn_builder_set_weights(b, &bad), WNN_ERR_INVALID_ARGUMENT);
   bad.codec = 200; /* unregistered user codec */
   CHECK_STATUS(wnn_builder_set_weights(b, &bad), WNN_ERR_INVALID_ARGUMENT);
@@ -190,7 +190,7 @@ TEST(user_codec_round_trip_and_failures) {
   CHECK_STATUS(wnn_codec_register(200, "", xor_decode, &calls), WNN_ERR_INVALID_ARGUMENT);
   CHECK_OK(wnn_codec_register(200, "xor", xor_decode, &calls));
   report_log log = {0};
-  wnn_builder_weights opt = {200, 0, on_report, &log, xor_encode};
+  wnn_builder_weights opt = {200, 0, on_report, &log, xor_encode, 0};
   size_t size = 0, bsize = 0, gsize = 0;
   void *blob = NULL;
   void *whole = build(&opt, 0, &size, NULL, NULL);
@@ -235,9 +235,9 @@ TEST(codec_mismatches_refused_by_name) {
     const char *text;
   } cases[] = {
       {{"a", WNN_DTYPE_F32, 2, s2, w, WNN_CODEC_FP16, enc, ROWS * COLS * 2 - 2}, WNN_ERR_SIZE,
-       "tensor 'a' stores 598 bytes as codec 4 (fp16); its shape makes 600"},
+       "tensor 'a' stores 2398 bytes as codec 4 (fp16); its shape makes 2400"},
       {{"a", WNN_DTYPE_F32, 2, s2, w, WNN_CODEC_INT8, enc, ROWS * COLS}, WNN_ERR_SIZE,
-       "codec 5 (int8); its shape makes 324"},
+       "codec 5 (int8); its shape makes 1224"},
       {{"a", WNN_DTYPE_I64, 2, s2, i64, WNN_CODEC_FP16, enc, ROWS * COLS * 2}, WNN_ERR_DTYPE,
        "tensor 'a' is int64: codec 4 (fp16) stores float32 tensors only"},
       {{"a", WNN_DTYPE_F32, 2, s2, w, 9, enc, 16}, WNN_ERR_FEATURE,
@@ -260,9 +260,125 @@ TEST(codec_mismatches_refused_by_name) {
   }
 }
 
+/* lz4 and zstd (the codec's second byte): the builder compresses stored
+ * bytes where that saves, alone or after fp16/int8, and the loader gives back
+ * exactly the uncompressed values; corrupt and truncated streams, and
+ * lossless bytes on codecs that take none, are refused by name. */
+static float steps[ROWS * COLS]; /* compressible: 8 distinct values */
+
+TEST(lz4_and_zstd_round_trip_and_corrupt_streams) {
+  fill_weights();
+  for (int i = 0; i < ROWS * COLS; i++) steps[i] = 0.25f * (float)((i * 7) % 8) - 1.0f;
+  memcpy(w, steps, sizeof w);
+  static float want[ROWS * COLS];
+  const unsigned values[3] = {WNN_CODEC_RAW, WNN_CODEC_FP16, WNN_CODEC_INT8};
+  for (unsigned lossless = 1; lossless <= 2; lossless++)
+    for (int k = 0; k < 3; k++) {
+      if (values[k] == WNN_CODEC_RAW) memcpy(want, w, sizeof w);
+      else expected(values[k], want);
+      report_log log = {0};
+      wnn_builder_weights opt = {values[k], 0, on_report, &log, NULL, lossless};
+      size_t size = 0, gsize = 0, bsize = 0;
+      void *blob = NULL;
+      void *whole = build(&opt, 0, &size, NULL, NULL);
+      void *graph = build(&opt, 1, &gsize, &blob, &bsize);
+      const unsigned codec = values[k] | lossless << 8;
+      CHECK(log.calls == 2 && log.codec == codec && log.stored < 300);
+      CHECK(whole && loads_to(whole, size, NULL, 0, want, codec, log.stored));
+      CHECK(graph && blob && loads_to(graph, gsize, blob, bsize, want, codec, log.stored));
+      if (whole) free_buf(whole, size);
+      if (graph) free_buf(graph, gsize);
+      if (blob) free_buf(blob, bsize);
+    }
+  /* Random float32 does not shrink under lz4: stored raw. */
+  fill_weights();
+  report_log log = {0};
+  wnn_builder_weights opt = {WNN_CODEC_RAW, 0, on_report, &log, NULL, 1};
+  size_t size = 0;
+  void *whole = build(&opt, 0, &size, NULL, NULL);
+  CHECK(whole && log.calls == 0);
+  if (whole) free_buf(whole, size);
+  opt.compress = 3;
+  wnn_builder *b = NULL;
+  CHECK_OK(wnn_builder_create(NULL, &b));
+  CHECK_STATUS(wnn_builder_set_weights(b, &opt), WNN_ERR_INVALID_ARGUMENT);
+  wnn_builder_free(b);
+
+  /* Blob tensors with streams that do not decode: a byte changed, the end
+   * cut off, garbage; each with a valid CRC, so the decoder is what refuses. */
+  const int64_t s2[2] = {ROWS, COLS};
+  uint8_t stream[4096];
+  const struct {
+    unsigned codec;
+    int damage; /* 0 flip a byte, 1 cut the end, 2 garbage */
+    const char *text;
+  } cases[] = {
+      {0x100, 0, "tensor 'a': its lz4 stream (codec 0x100, lz4) is corrupt"},
+      {0x100, 1, "tensor 'a': its lz4 stream (codec 0x100, lz4) is corrupt"},
+      {0x200, 0, "tensor 'a': its zstd stream (codec 0x200, zstd) is corrupt"},
+      {0x200, 1, "tensor 'a': its zstd stream (codec 0x200, zstd) is corrupt"},
+      {0x204, 2, "tensor 'a': its zstd stream (codec 0x204, fp16+zstd) is corrupt"},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    /* A valid stream first: from an artifact the builder compressed. */
+    wnn_builder_weights o = {cases[c].codec & 0xffu, 0, NULL, NULL, NULL, cases[c].codec >> 8};
+    memcpy(w, steps, sizeof w);
+    size_t gsize = 0, bsize = 0;
+    void *blob = NULL;
+    void *graph = build(&o, 1, &gsize, &blob, &bsize);
+    wnn_params *p = NULL;
+    CHECK(graph && blob && !wnn_params_load(blob, bsize, NULL, &p));
+    size_t n = 0;
+    if (p) { /* the stored stream of "w", found through the table (docs/format.md) */
+      const uint8_t *bb = blob;
+      const uint64_t table = bb[40] | (uint64_t)bb[41] << 8;
+      for (int i = 0; i < 2; i++) {
+        const uint8_t *e = bb + table + 64 * (size_t)i;
+        if (e[8] == 1 && bb[e[0] | e[1] << 8] == 'w') {
+          const size_t off = e[24] | (size_t)e[25] << 8 | (size_t)e[26] << 16;
+          n = e[32] | (size_t)e[33] << 8;
+          if (n <= sizeof stream) memcpy(stream, bb + off, n);
+        }
+      }
+      wnn_params_free(p);
+    }
+    CHECK(n > 16 && n <= sizeof stream);
+    if (cases[c].damage == 0) stream[n / 2] ^= 0xff;
+    if (cases[c].damage == 1) n -= 5;
+    if (cases[c].damage == 2) memset(stream, 0x41, n);
+    const wnn_params_entry e = {"a", WNN_DTYPE_F32, 2, s2, w, cases[c].codec, stream, n};
+    uint8_t *bb = NULL;
+    size_t bs = 0;
+    CHECK_OK(wnn_params_write(&wnn_default_allocator, &e, 1, &bb, &bs));
+    p = (wnn_params *)(uintptr_t)1;
+    CHECK_STATUS(wnn_params_load(bb, bs, NULL, &p), WNN_ERR_MALFORMED);
+    CHECK(p == (wnn_params *)(uintptr_t)1);
+    if (!strstr(wnn_last_error(), cases[c].text)) {
+      printf("  case %zu: '%s' lacks '%s'\n", c, wnn_last_error(), cases[c].text);
+      CHECK(0);
+    }
+    wnn_free(&wnn_default_allocator, bb, bs, 64);
+    if (graph) free_buf(graph, gsize);
+    if (blob) free_buf(blob, bsize);
+  }
+  /* Lossless bytes on codecs that take none. */
+  const unsigned bad[3] = {0x300, 0x1c8 /* user 200 + lz4 */, 0x103 /* fill + lz4 */};
+  for (int c = 0; c < 3; c++) {
+    const wnn_params_entry e = {"a", WNN_DTYPE_F32, 2, s2, w, bad[c], stream, 16};
+    uint8_t *bb = NULL;
+    size_t bs = 0;
+    CHECK_OK(wnn_params_write(&wnn_default_allocator, &e, 1, &bb, &bs));
+    wnn_params *p = NULL;
+    CHECK_STATUS(wnn_params_load(bb, bs, NULL, &p), WNN_ERR_FEATURE);
+    CHECK(strstr(wnn_last_error(), "unknown to this library") != NULL);
+    wnn_free(&wnn_default_allocator, bb, bs, 64);
+  }
+}
+
 int main(void) {
   RUN(fp16_and_int8_decode_to_what_they_encode);
   RUN(user_codec_round_trip_and_failures);
   RUN(codec_mismatches_refused_by_name);
+  RUN(lz4_and_zstd_round_trip_and_corrupt_streams);
   return test_summary();
 }
