@@ -6,7 +6,7 @@
 #   bash scripts/fuzz.sh [--short] [--seconds N] [--runs N] [--reseed] [HARNESS...]
 #   npm run fuzz -- --seconds 600 fuzz_importer
 #
-#   HARNESS     fuzz_loader fuzz_loader_resealed fuzz_importer fuzz_npy
+#   HARNESS     fuzz_loader fuzz_loader_resealed fuzz_params fuzz_importer fuzz_npy
 #               fuzz_tensorproto (default: all of them, in that order)
 #   --seconds N run each harness for N seconds (default 300 when neither
 #               --seconds nor --runs is given)
@@ -40,7 +40,7 @@ set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-ALL=(fuzz_loader fuzz_loader_resealed fuzz_importer fuzz_npy fuzz_tensorproto)
+ALL=(fuzz_loader fuzz_loader_resealed fuzz_params fuzz_importer fuzz_npy fuzz_tensorproto)
 SHORT_RUNS=10000
 SHORT_MAX_SECONDS=40 # a safety cap per harness in --short mode, not the budget
 B=build/fuzz
@@ -90,6 +90,7 @@ seed_kind() {
   case $1 in
     fuzz_loader|fuzz_loader_resealed) echo artifacts ;;
     fuzz_importer) echo onnx ;;
+    fuzz_params) echo params ;;
     fuzz_npy) echo npy ;;
     fuzz_tensorproto) echo tensorproto ;;
   esac
@@ -102,7 +103,7 @@ dict_of() {
 }
 max_len_of() {
   case $1 in
-    fuzz_loader|fuzz_loader_resealed|fuzz_importer) echo 65536 ;;
+    fuzz_loader|fuzz_loader_resealed|fuzz_importer|fuzz_params) echo 65536 ;;
     *) echo 4096 ;;
   esac
 }
@@ -136,7 +137,7 @@ make_seeds() {
   local tmp wnn
   echo "== fuzz.sh: making seeds in $SEEDS"
   rm -rf "$SEEDS"
-  mkdir -p "$SEEDS"/{artifacts,onnx,npy,tensorproto}
+  mkdir -p "$SEEDS"/{artifacts,onnx,npy,tensorproto,params}
   tmp=$(mktemp -d "$B/seeds-tmp.XXXXXX")
   # The CLI that converts: the native build's when there is one (faster),
   # else the fuzz build's own (instrumented, but the same code).
@@ -173,6 +174,20 @@ make_seeds() {
     echo "fuzz.sh: no wnn CLI to convert models with: only fixture artifacts" >&2
   fi
   add_seeds "$SEEDS/artifacts" 65536 "$tmp"/fixtures/*.wnn "$tmp"/converted/*.wnn
+
+  # Params blobs: mnist's weights in every codec (wnn convert --params-out).
+  mkdir -p "$tmp/params"
+  if [ -x "$wnn" ] && [ -f "$MODELS/mnist/model.onnx" ]; then
+    local w c
+    for w in raw fp16 int8; do
+      for c in none lz4 zstd; do
+        "$wnn" convert "$MODELS/mnist/model.onnx" -o "$tmp/params/g.wnn" \
+          --params-out "$tmp/params/$w-$c.wnnp" --weights $w --compress $c >/dev/null 2>&1
+      done
+    done
+    rm -f "$tmp/params/g.wnn"
+  fi
+  add_seeds "$SEEDS/params" 65536 "$tmp"/params/*.wnnp
 
   # ONNX models for the importer: the same models, as they are.
   add_seeds "$SEEDS/onnx" 65536 "${onnx_models[@]}"
@@ -226,13 +241,13 @@ PY
   add_seeds "$SEEDS/npy" 4096 "$tmp"/fixtures/*.npy "$tmp"/npy/*.npy
 
   rm -rf "$tmp"
-  for k in artifacts onnx npy tensorproto; do
+  for k in artifacts onnx npy tensorproto params; do
     printf '   %-12s %5d seeds\n' "$k" "$(find "$SEEDS/$k" -type f | wc -l)"
   done
   touch "$SEEDS/.done"
 }
 
-if [ $reseed = 1 ] || [ ! -f "$SEEDS/.done" ]; then make_seeds; fi
+if [ $reseed = 1 ] || [ ! -f "$SEEDS/.done" ] || [ ! -d "$SEEDS/params" ]; then make_seeds; fi
 
 # ------------------------------------------------------------------ run
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:symbolize=1}

@@ -22,7 +22,12 @@ size_t wnn_codecs_decode(int lossless, const void *src, size_t n, void *dst, siz
     return r < 0 ? 0 : (size_t)r;
   }
   if (lossless == 2) {
-    const size_t r = ZSTD_decompress(dst, size, src, n);
+    /* One decompression context for every call (the module is single
+     * threaded): creating one per tensor costs more than small tensors'
+     * decoding. */
+    static ZSTD_DCtx *dctx;
+    if (!dctx && !(dctx = ZSTD_createDCtx())) return 0;
+    const size_t r = ZSTD_decompressDCtx(dctx, dst, size, src, n);
     return ZSTD_isError(r) ? 0 : r;
   }
   return 0;

@@ -4,8 +4,8 @@
 #include <limits.h>
 #include <string.h>
 
-#include "base/half.h"
 #include "base/status.h"
+#include "ops/op_internal.h"
 #include "runtime/alloc.h"
 
 #ifdef WNN_WITH_LZ4
@@ -162,8 +162,8 @@ wnn_status wnn_codec_check(unsigned codec, wnn_dtype dtype, int ndim, const int6
 
 static void value_decode(unsigned value, const int64_t *dims, const uint8_t *s, float *d,
                          size_t size) {
-  if (value == WNN_CODEC_FP16) {
-    for (size_t i = 0; i < size / 4; i++) d[i] = wnn_f16_to_f32((uint16_t)(s[2 * i] | s[2 * i + 1] << 8));
+  if (value == WNN_CODEC_FP16) { /* the Cast kernel: SIMD128 in the web modules */
+    wnn_select_f16_f32_vcvt(WNN_KERNELS_AUTO)(size / 4, (const uint16_t *)(const void *)s, d);
     return;
   }
   const size_t channels = (size_t)dims[0], per = size / 4 / channels;

@@ -502,10 +502,13 @@ wnn_status wnn_executor_get_value(wnn_executor *ex, int index, wnn_tensor_info *
   const wnn_value *v = &m->values[index];
   const wnn_value *root = &m->values[v->kind == WNN_VALUE_ALIAS ? v->root : index];
   const char *name = v->name ? v->name : "(unnamed)";
-  /* Inputs, params and shape values are never overwritten; intermediates
-   * only in a debug executor's plan, and only once a run has completed. */
+  /* Inputs, params and shape values are never overwritten, nor are outputs
+   * once computed; intermediates only in a debug executor's plan. Arena
+   * values once a run has completed. */
+  int output = 0;
+  for (int k = 0; k < m->num_outputs && !output; k++) output = m->outputs[k] == index;
   if (root->kind == WNN_VALUE_ARENA) {
-    if (!ex->offsets)
+    if (!ex->offsets && !output)
       return fail(ex, WNN_ERR_UNSUPPORTED,
                   "value %d ('%s') is an intermediate, whose memory this executor reuses: "
                   "read intermediates from a debug executor (wnn_executor_create_debug)",
