@@ -160,7 +160,8 @@ wnn_status wnn_size_prepare(wnn_prepare_ctx *ctx) {
 /* Shape and Size share their run. */
 wnn_status wnn_shape_run(const wnn_run_ctx *ctx) {
   const wnn_shape_params *p = ctx->params;
-  memcpy(ctx->outputs[0].data, p->values, (size_t)p->count * sizeof(int64_t));
+  /* The Shape of a scalar has no elements (and its output no bytes). */
+  if (p->count) memcpy(ctx->outputs[0].data, p->values, (size_t)p->count * sizeof(int64_t));
   return WNN_OK;
 }
 

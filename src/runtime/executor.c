@@ -97,10 +97,13 @@ static void set_pointers(wnn_executor *ex) {
       case WNN_VALUE_INPUT:
       case WNN_VALUE_ARENA: ex->ptr[v] = ex->arena + voffset(ex, v); break;
       case WNN_VALUE_PARAM: ex->ptr[v] = (void *)val->data; break;
-      case WNN_VALUE_SHAPE:
-        ex->ptr[v] = ex->plan ? ex->plan->shape_data + ex->plan->values[v].offset
-                              : (void *)val->data;
+      case WNN_VALUE_SHAPE: { /* no shape data when every shape value is empty */
+        const wnn_shape_plan *p = ex->plan;
+        ex->ptr[v] = !p             ? (void *)val->data
+                     : p->shape_data ? p->shape_data + p->values[v].offset
+                                     : NULL;
         break;
+      }
       case WNN_VALUE_ALIAS: break;
     }
   }

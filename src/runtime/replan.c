@@ -103,7 +103,8 @@ static wnn_status shape_room(const wnn_model *m, wnn_shape_plan *p, size_t *used
 static const void *constant_data(const wnn_model *m, const wnn_shape_plan *p, int v) {
   const wnn_value *root = &m->values[m->values[v].root];
   if (root->kind == WNN_VALUE_PARAM) return root->data;
-  if (root->kind == WNN_VALUE_SHAPE) return p->shape_data + p->values[m->values[v].root].offset;
+  if (root->kind == WNN_VALUE_SHAPE)
+    return p->shape_data ? p->shape_data + p->values[m->values[v].root].offset : NULL;
   return NULL;
 }
 
@@ -175,8 +176,9 @@ static wnn_status prepare_node(const wnn_model *m, wnn_shape_plan *p, int i, siz
   }
   for (int k = 0; k < n->num_outputs; k++) {
     int v = n->outputs[k];
-    tout[k] = (wnn_tensor){p->shape_data + p->values[v].offset, m->values[v].dtype,
-                           p->values[v].ndim, p->values[v].dims};
+    /* No shape data at all when every shape value is empty: no address. */
+    tout[k] = (wnn_tensor){p->shape_data ? p->shape_data + p->values[v].offset : NULL,
+                           m->values[v].dtype, p->values[v].ndim, p->values[v].dims};
   }
   wnn_run_ctx rc = {np->params, n->num_inputs, tin, n->num_outputs, tout, NULL, msg, sizeof msg};
   msg[0] = '\0';
