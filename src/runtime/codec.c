@@ -119,6 +119,10 @@ static size_t value_bytes(unsigned value, const int64_t *dims, size_t size) {
 wnn_status wnn_codec_check(unsigned codec, wnn_dtype dtype, int ndim, const int64_t *dims,
                            size_t size, size_t stored, const char *what) {
   const unsigned value = codec & 0xffu, lossless = codec >> 8;
+  /* First, so that the sizes below come from a nonempty shape (dims[0] then
+   * divides the element count and cannot wrap what it is multiplied into). */
+  if (!size) return fail(WNN_ERR_MALFORMED, "%s: an empty tensor is stored raw (not codec %u)",
+                         what, codec);
   if (lossless) {
     if (lossless > WNN_LOSSLESS_ZSTD || (value != WNN_CODEC_RAW && value != WNN_CODEC_FP16 &&
                                          value != WNN_CODEC_INT8))

@@ -16,7 +16,8 @@ int wnn_codec_decodes(unsigned codec);
 /* Checks that a tensor of this dtype and shape, `size` decoded bytes, may be
  * stored with `codec` in `stored` bytes: fp16 and int8 take float32 (int8 of
  * rank >= 1), their stored sizes follow from the shape, a user codec must be
- * registered. Errors name `what` (the tensor) and the codec. */
+ * registered, and an empty tensor (size 0) is stored raw only. Errors name
+ * `what` (the tensor) and the codec. */
 wnn_status wnn_codec_check(unsigned codec, wnn_dtype dtype, int ndim, const int64_t *dims,
                            size_t size, size_t stored, const char *what);
 

@@ -219,8 +219,6 @@ static wnn_status read_value(wnn_model *m, const cJSON *j, int index, const uint
         if ((st = wnn_codec_check((unsigned)codec, v->dtype, v->ndim, v->dims, v->nbytes, nbytes,
                                   what)))
           return st;
-        if (v->nbytes == 0)
-          return fail(WNN_ERR_MALFORMED, "%s: an empty tensor is stored raw", what);
         stored = nbytes;
       }
       if (is_fill && v->nbytes == 0)

@@ -196,7 +196,6 @@ static wnn_status parse(wnn_params *p, const uint8_t *buf, size_t size, int veri
       wnn_status st = wnn_codec_check(t->codec, t->dtype, t->ndim, t->dims, (size_t)dsize,
                                       (size_t)stored, what);
       if (st) return st;
-      if (!dsize) return fail(WNN_ERR_MALFORMED, "%s: an empty tensor is stored raw", what);
     } else if (stored != dsize) {
       return fail(WNN_ERR_SIZE, "params: raw tensor '%s' stores %llu bytes for %llu", t->name,
                   (unsigned long long)stored, (unsigned long long)dsize);
