@@ -21,7 +21,7 @@ import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import * as wnn from '../js/wnn.js';
 import { parseTensorProto } from '../js/io.js';
-import { convertModel } from './convert.mjs';
+import { benchModels, convertModel } from './convert.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'build/native/wnn');
@@ -44,11 +44,7 @@ for (const f of [CLI, path.join(ROOT, 'dist/wnn.wasm')]) {
   if (!fs.existsSync(f)) { console.error(`codecs: ${path.relative(ROOT, f)} is missing (npm run build)`); process.exit(1); }
 }
 
-const folders = (root, prefix) => (fs.existsSync(root) ? fs.readdirSync(root) : [])
-  .filter((d) => fs.existsSync(path.join(root, d, 'model.onnx')) && fs.existsSync(path.join(root, d, 'test_data_set_0')))
-  .sort().map((d) => ({ name: prefix + d, dir: path.join(root, d) }));
-const models = [...folders(path.resolve(ROOT, '../shared/models'), ''), ...folders(path.join(ROOT, 'build/torchvision'), 'tv_')]
-  .filter((m) => !opt.models || opt.models.includes(m.name));
+const models = benchModels(ROOT, opt.models);
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wnn-codecs-'));
 const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };

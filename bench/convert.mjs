@@ -5,6 +5,7 @@
 // sample rate), the conversion is retried with that input frozen to the test
 // data's value (wnn then runs the model without that input).
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 
 // -> {ok, file, ms, args, consts} or {ok: false, why, args}
@@ -24,4 +25,15 @@ export function convertModel({ cli, onnx, out, inputs, dataDir, extra = [] }) {
     if (ask && !consts.includes(ask[1]) && inputs.some((t) => t.name === ask[1])) { consts.push(ask[1]); continue; }
     return { ok: false, why: `wnn convert fails (exit ${r.status}): ${why}`, args };
   }
+}
+
+// The models the codec and release benchmarks measure: every folder of
+// ../shared/models and of build/torchvision (as tv_NAME) with a model.onnx
+// and a test_data_set_0, by name; `only` (names) picks some. -> [{name, dir}]
+export function benchModels(root, only) {
+  const folders = (dir, prefix) => (fs.existsSync(dir) ? fs.readdirSync(dir) : [])
+    .filter((d) => fs.existsSync(path.join(dir, d, 'model.onnx')) && fs.existsSync(path.join(dir, d, 'test_data_set_0')))
+    .sort().map((d) => ({ name: prefix + d, dir: path.join(dir, d) }));
+  return [...folders(path.resolve(root, '../shared/models'), ''), ...folders(path.join(root, 'build/torchvision'), 'tv_')]
+    .filter((m) => !only || only.includes(m.name));
 }

@@ -189,7 +189,8 @@ int wnn_model_num_params(const wnn_model *model);
  * an executor's current shapes are wnn_executor_input_info and
  * wnn_executor_output_info. */
 typedef struct wnn_tensor_info {
-  const char *name;      /* exactly as in the source model */
+  const char *name;      /* exactly as in the source model; NULL for a param of a release
+                          * artifact (required feature bit INTEGER_NAMES, docs/format.md) */
   wnn_dtype dtype;
   int ndim;
   const int64_t *shape;  /* ndim entries */

@@ -87,6 +87,13 @@ wnn_status wnn_builder_set_node_guards(wnn_builder *builder, int node, int count
  * input or param, is WNN_ERR_INVALID_ARGUMENT. */
 wnn_status wnn_builder_set_value_name(wnn_builder *builder, int value, const char *name);
 
+/* A release artifact (wnn convert --release; required feature bit 1,
+ * INTEGER_NAMES, docs/format.md) when on != 0: finish leaves out the names of
+ * nodes, params and intermediates, so the runtime names them by index; graph
+ * inputs and outputs keep theirs, and params in a params blob their
+ * "external" names. The names given to the builder are still checked. */
+wnn_status wnn_builder_set_integer_names(wnn_builder *builder, int on);
+
 /* Marks a value as a graph output named `name` (copied), in order of calls. */
 wnn_status wnn_builder_add_output(wnn_builder *builder, int value, const char *name);
 

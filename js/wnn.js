@@ -398,10 +398,10 @@ class Runtime {
   u32(ptr) { return new DataView(this.memory.buffer).getUint32(ptr, true); }
 
   // Throws the C failure `status` with message `msg` (default wnn_last_error()).
-  check(status, context, msg) {
+  check(status, context, msg, map) {
     if (status === 0) return;
     const code = STATUS[status] ?? `WNN_STATUS_${status}`;
-    const detail = msg ?? this.cstr(this.x.wnn_last_error());
+    const detail = translate(map, msg ?? this.cstr(this.x.wnn_last_error()));
     fail(code, `${context}: ${detail || this.cstr(this.x.wnn_status_str(status))}`);
   }
 
@@ -454,8 +454,8 @@ class Runtime {
  */
 export async function load(source, options) {
   // Each option read once, before anything else happens.
-  const { kernels: kernelsName, onProgress, wasm, verifyChecksum, convert: convertOptions, params, codecs } = readOptions(options, 'load',
-    ['kernels', 'onProgress', 'wasm', 'verifyChecksum', 'convert', 'params', 'codecs']);
+  const { kernels: kernelsName, onProgress, wasm, verifyChecksum, convert: convertOptions, params, codecs, map: mapSource } = readOptions(options, 'load',
+    ['kernels', 'onProgress', 'wasm', 'verifyChecksum', 'convert', 'params', 'codecs', 'map']);
   const conversion = readConvertOptions(convertOptions);
   const kernelsKey = kernelsName ?? 'auto';
   const kernels = typeof kernelsKey === 'string' && Object.hasOwn(KERNELS, kernelsKey) ? KERNELS[kernelsKey] : undefined;
@@ -480,9 +480,10 @@ export async function load(source, options) {
   // ONNX bytes (told apart by content) are converted first (docs/js.md: why
   // converting ahead of time is better).
   if (looksLikeOnnx(bytes)) bytes = await convertOnnx(bytes, await placeOf(await source), conversion);
+  const map = mapSource == null ? null : await readMap(mapSource, bytes);
   // From here to the C call no caller code runs: `bytes` is our own view.
   try {
-    return await withLossless(() => loadInto(rt, bytes, flags, kernels, params ?? null), codecs);
+    return await withLossless(() => loadInto(rt, bytes, flags, kernels, params ?? null, map), codecs);
   } catch (e) {
     // The default module leaves out a few rare ops: such an artifact loads in
     // dist/wnn-full.wasm (an explicit options.wasm is never replaced).
@@ -492,11 +493,11 @@ export async function load(source, options) {
       fail(e.code, `${e.message}; its params must then be loaded there too: loadParams(source, {wasm: new URL('dist/wnn-full.wasm' of this package)}) and load(graph, {params, wasm: the same URL})`);
     }
     const full = await runtimeFor(fullWasmUrl());
-    return withLossless(() => loadInto(full, bytes, flags, kernels, null), codecs);
+    return withLossless(() => loadInto(full, bytes, flags, kernels, null, map), codecs);
   }
 }
 
-function loadInto(rt, bytes, flags, kernels, params) {
+function loadInto(rt, bytes, flags, kernels, params, map) {
   const size = bytes.length;
   const handle = params ? paramsBind(params, 'load') : 0; // throws when disposed
   if (bytes.buffer === rt.memory.buffer) bytes = bytes.slice(); // malloc may grow (and detach) it
@@ -505,12 +506,69 @@ function loadInto(rt, bytes, flags, kernels, params) {
   decodeFailure = null;
   const status = rt.x.wnn_web_model_load(data, size, handle, flags, kernels, rt.slot);
   if (status !== 0) {
-    const err = loadError(rt, status, 'loading the model');
+    const err = loadError(rt, status, 'loading the model', map);
     rt.x.free(data);
     if (params) paramsUnbind(params);
     throw err;
   }
-  return new Model(rt, rt.u32(rt.slot), data, params);
+  return new Model(rt, rt.u32(rt.slot), data, params, map);
+}
+
+// ---------------------------------------------------------------------- map
+
+// The map file of a release artifact (docs/format.md, "Release artifacts and
+// the map file"): its nodes and values by index, after checking that it
+// belongs to `artifact` (its SHA-256 and size).
+async function readMap(source, artifact) {
+  let raw = source;
+  if (typeof source === 'string' && source.trimStart().startsWith('{')) raw = parseMap(source);
+  else if (source === null || typeof source !== 'object' || bytesOf(source) || (typeof Response !== 'undefined' && source instanceof Response) || source instanceof URL) {
+    raw = parseMap(new TextDecoder().decode(await readSource(source, undefined, 'map')));
+  }
+  if (raw?.wnn_map !== 1) fail('WNN_ERR_INVALID_ARGUMENT', `options.map: not a wnn map file (JSON with "wnn_map": 1), got ${describe(raw?.wnn_map === undefined ? raw : raw.wnn_map)}`);
+  const want = raw.artifact ?? {};
+  if (typeof want.sha256 !== 'string' || typeof want.bytes !== 'number') fail('WNN_ERR_INVALID_ARGUMENT', 'options.map: the map has no artifact digest ("artifact": {"sha256", "bytes"})');
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) fail('WNN_ERR_UNSUPPORTED', 'options.map: checking a map needs crypto.subtle (a secure context: https or localhost)');
+  const digest = new Uint8Array(await subtle.digest('SHA-256', artifact));
+  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+  if (hex !== want.sha256 || want.bytes !== artifact.length) {
+    fail('WNN_ERR_INVALID_ARGUMENT', `options.map is the map of another artifact (SHA-256 ${want.sha256}, ${want.bytes} bytes); this one's is ${hex} (${artifact.length} bytes)`);
+  }
+  const nodes = new Map(), values = new Map();
+  for (const n of Array.isArray(raw.nodes) ? raw.nodes : []) if (Number.isInteger(n?.node)) nodes.set(n.node, n);
+  for (const v of Array.isArray(raw.values) ? raw.values : []) if (Number.isInteger(v?.value)) values.set(v.value, v);
+  return { raw, nodes, values };
+}
+
+function parseMap(text) {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    return fail('WNN_ERR_INVALID_ARGUMENT', `options.map: not JSON (${e.message})`);
+  }
+}
+
+// "Conv '/c1/Conv' + Relu '/r1/Relu'" for node i, or '' when the map does not know it.
+function nodeSources(map, i) {
+  const n = map?.nodes.get(i);
+  if (!n) return '';
+  if (n.added) return `(added: ${n.added})`;
+  return (Array.isArray(n.onnx) ? n.onnx : []).map((s) => `${s?.op} '${s?.name ?? ''}'`).join(' + ');
+}
+
+// A message with the source names added after "node N (Op)", "value N" and
+// "values[N]" (as the CLI's --map does).
+function translate(map, msg) {
+  if (!map || !msg) return msg;
+  return msg.replace(/(?<![\w])(?:node (\d+)(?: \([^)]*\))?|values\[(\d+)\]|value (\d+))/g, (m, node, v1, v2) => {
+    if (node !== undefined) {
+      const names = nodeSources(map, Number(node));
+      return names ? `${m} [ONNX ${names}]` : m;
+    }
+    const name = map.values.get(Number(v1 ?? v2))?.name;
+    return typeof name === 'string' ? `${m} ['${name}']` : m;
+  });
 }
 
 // ------------------------------------------------------------------- codecs
@@ -620,8 +678,8 @@ function losslessDecode(memory, id, src, n, dst, size) {
 }
 
 // The message of a failed load, with what a JS decoder did when one failed.
-function loadError(rt, status, what) {
-  let msg = `${what}: ${rt.cstr(rt.x.wnn_last_error())}`;
+function loadError(rt, status, what, map) {
+  let msg = `${what}: ${translate(map, rt.cstr(rt.x.wnn_last_error()))}`;
   if (decodeFailure) msg += ` (${decodeFailure})`;
   decodeFailure = null;
   return new WnnError(STATUS[status], msg);
@@ -750,7 +808,7 @@ function looksLikeOnnx(bytes) {
 
 function readConvertOptions(options, context = 'convert') {
   const o = readOptions(options, context,
-    ['shapes', 'defaultShapes', 'maxShapes', 'fixDims', 'consts', 'externalData', 'maxMemory', 'onWarning', 'wasm', 'weights', 'compress']);
+    ['shapes', 'defaultShapes', 'maxShapes', 'fixDims', 'consts', 'externalData', 'maxMemory', 'onWarning', 'wasm', 'weights', 'compress', 'release', 'onMap']);
   const args = [];
   // shapes: --shape; defaultShapes, maxShapes: --default-shape, --max-shape.
   for (const [key, flag] of [['shapes', '--shape'], ['defaultShapes', '--default-shape'], ['maxShapes', '--max-shape']]) {
@@ -765,6 +823,11 @@ function readConvertOptions(options, context = 'convert') {
   }
   if (o.fixDims != null && typeof o.fixDims !== 'boolean') fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.fixDims: expected a boolean, got ${describe(o.fixDims)}`);
   if (o.fixDims) args.push('--fix-dims');
+  // release: --release; onMap(map): --map, the parsed map handed to it.
+  if (o.release != null && typeof o.release !== 'boolean') fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.release: expected a boolean, got ${describe(o.release)}`);
+  if (o.release) args.push('--release');
+  if (o.onMap != null && typeof o.onMap !== 'function') fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.onMap: expected a function, got ${describe(o.onMap)}`);
+  if (o.onMap) args.push('--map', MAP_FILE);
   if (o.weights != null) {
     if (!['raw', 'fp16', 'int8'].includes(o.weights)) fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.weights: expected 'raw', 'fp16' or 'int8', got ${typeof o.weights === 'string' ? `'${o.weights}'` : describe(o.weights)}`);
     args.push('--weights', o.weights);
@@ -792,7 +855,7 @@ function readConvertOptions(options, context = 'convert') {
     fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.externalData: expected {location: bytes or URL}, got ${describe(o.externalData)}`);
   }
   if (o.onWarning != null && typeof o.onWarning !== 'function') fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.onWarning: expected a function, got ${describe(o.onWarning)}`);
-  return { args, files, externalData: o.externalData ?? {}, onWarning: o.onWarning, wasm: o.wasm };
+  return { args, files, externalData: o.externalData ?? {}, onWarning: o.onWarning, onMap: o.onMap, wasm: o.wasm };
 }
 
 // Where the model sits in the converter's in-memory folder, and which URL
@@ -816,6 +879,7 @@ async function placeOf(source) {
 
 const ARTIFACT_FILE = 'out.wnn';
 const REPORT_FILE = 'out.report.json';
+const MAP_FILE = 'out.map.json';
 
 /**
  * Converts an ONNX model to a .wnn artifact with the importer compiled to
@@ -834,7 +898,7 @@ export async function convert(source, options) {
   return convertOnnx(onnx, place, opts);
 }
 
-async function convertOnnx(onnx, place, { args, files, externalData, onWarning, wasm }) {
+async function convertOnnx(onnx, place, { args, files, externalData, onWarning, onMap, wasm }) {
   const module = await compileFrom(wasm ?? defaultConvertWasmUrl());
   files.set(place.path, onnx.slice());
   const dir = place.path.includes('/') ? place.path.slice(0, place.path.lastIndexOf('/') + 1) : '';
@@ -857,6 +921,7 @@ async function convertOnnx(onnx, place, { args, files, externalData, onWarning, 
     } catch { /* no report: a usage error, or a trap */ }
     if (report?.ok && r.code === 0) {
       for (const w of report.warnings) onWarning?.(w);
+      if (onMap) onMap(JSON.parse(new TextDecoder().decode(r.files.get(MAP_FILE))));
       return r.files.get(ARTIFACT_FILE);
     }
     if (missing.length && place.root) {
@@ -898,16 +963,22 @@ const publicInfo = ({ name, shape, dtype, dims }) => Object.freeze(dims
 // methods a caller could replace on an instance.
 let executorDispose;
 let executorWrite;
+let modelMap; // Model -> its map (load's options.map), or null
 let executorResize;
 
 export class Model {
-  #rt; #handle; #data; #params; #executors = new Set(); #in; #out;
+  #rt; #handle; #data; #params; #executors = new Set(); #in; #out; #map;
 
-  constructor(rt, handle, data, params) {
+  static {
+    modelMap = (m) => m.#map;
+  }
+
+  constructor(rt, handle, data, params, map) {
     this.#rt = rt;
     this.#handle = handle;
     this.#data = data;
     this.#params = params;
+    this.#map = map ?? null;
     const x = rt.x;
     const list = (kind, n) => Object.freeze(Array.from({ length: n }, (_, i) => Object.freeze(rt.tensorInfo(handle, kind, i))));
     this.#in = list(KIND_INPUT, x.wnn_model_num_inputs(handle));
@@ -925,6 +996,9 @@ export class Model {
   }
 
   get disposed() { return !this.#handle; }
+
+  /** The map file given to load() ({map}), as parsed, or null. */
+  get map() { return this.#map?.raw ?? null; }
 
   /** The WebAssembly.Memory of the runtime instance this model lives in
    * (shared by every model loaded with the same wasm module). */
@@ -946,7 +1020,7 @@ export class Model {
     if (debug && !rt.x.wnn_executor_create_debug) {
       fail('WNN_ERR_UNSUPPORTED', `${context}: debug executors are in dist/wnn-full.wasm and dist/wnn-scalar.wasm, not dist/wnn.wasm (its size budget): load the model with {wasm: new URL('dist/wnn-full.wasm' of this package)}`);
     }
-    rt.check((debug ? rt.x.wnn_executor_create_debug : rt.x.wnn_executor_create)(this.#handle, rt.slot), context);
+    rt.check((debug ? rt.x.wnn_executor_create_debug : rt.x.wnn_executor_create)(this.#handle, rt.slot), context, undefined, this.#map);
     const ex = new Executor(this, rt, rt.u32(rt.slot), (e) => this.#executors.delete(e), this.#in, this.#out);
     this.#executors.add(ex);
     return ex;
@@ -1108,7 +1182,7 @@ export class Executor {
       const at = p + 8 * n;
       new Float64Array(rt.memory.buffer, at, flat.length).set(flat);
       const s = x.wnn_web_resize(this.#handle, n, p, p + 4 * n, at);
-      if (s !== 0) rt.check(s, context, rt.cstr(x.wnn_executor_errmsg(this.#handle)) || undefined);
+      if (s !== 0) rt.check(s, context, rt.cstr(x.wnn_executor_errmsg(this.#handle)) || undefined, modelMap(this.#model));
     } finally {
       x.free(p);
     }
@@ -1152,7 +1226,7 @@ export class Executor {
   run() {
     const h = this.#live('run');
     const s = this.#rt.x.wnn_executor_run(h);
-    if (s !== 0) this.#rt.check(s, 'run', this.#rt.cstr(this.#rt.x.wnn_executor_errmsg(h)));
+    if (s !== 0) this.#rt.check(s, 'run', this.#rt.cstr(this.#rt.x.wnn_executor_errmsg(h)), modelMap(this.#model));
     return this;
   }
 
@@ -1273,7 +1347,7 @@ export class Executor {
     const x = this.#rt.x;
     const runOnce = () => {
       const s = x.wnn_executor_run(h);
-      if (s !== 0) this.#rt.check(s, 'timeEvaluator', this.#rt.cstr(x.wnn_executor_errmsg(h)));
+      if (s !== 0) this.#rt.check(s, 'timeEvaluator', this.#rt.cstr(x.wnn_executor_errmsg(h)), modelMap(this.#model));
     };
     runOnce(); // warm-up, discarded
     const results = [];
@@ -1318,7 +1392,7 @@ export class Executor {
     const x = rt.x;
     const runOnce = () => {
       const s = x.wnn_executor_run(h);
-      if (s !== 0) rt.check(s, 'profile', rt.cstr(x.wnn_executor_errmsg(h)));
+      if (s !== 0) rt.check(s, 'profile', rt.cstr(x.wnn_executor_errmsg(h)), modelMap(this.#model));
     };
     runOnce();
     const s = x.wnn_executor_set_profiling(h, 1);
@@ -1336,10 +1410,14 @@ export class Executor {
       const ndim = x.wnn_web_profile_field(h, i, -1);
       const shape = [];
       for (let d = 0; d < ndim; d++) shape.push(x.wnn_web_profile_field(h, i, d));
-      rows.push({
+      const row = {
         node: i, op: rt.cstr(x.wnn_web_profile_text(h, i, 0)), name: rt.cstr(x.wnn_web_profile_text(h, i, 1)),
         shape, ms: x.wnn_web_profile_field(h, i, -3) / count,
-      });
+      };
+      // A model loaded with {map}: the ONNX nodes each row computes.
+      const mapped = modelMap(this.#model)?.nodes.get(i);
+      if (mapped) row.onnx = Array.isArray(mapped.onnx) ? mapped.onnx : [];
+      rows.push(row);
     }
     const total = rows.reduce((t, r) => t + r.ms, 0);
     for (const r of rows) r.share = total > 0 ? r.ms / total : 0;

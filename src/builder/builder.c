@@ -89,6 +89,7 @@ struct wnn_builder {
   int num_dims;
   bool has_shape_nodes;
   wnn_builder_weights weights; /* wnn_builder_set_weights; codec RAW by default */
+  bool integer_names; /* wnn_builder_set_integer_names: a release artifact */
 };
 
 static wnn_status fail(wnn_status status, const char *fmt, ...)
@@ -550,6 +551,13 @@ wnn_status wnn_builder_set_value_name(wnn_builder *b, int value, const char *nam
   return WNN_OK;
 }
 
+wnn_status wnn_builder_set_integer_names(wnn_builder *b, int on) {
+  wnn_clear_error();
+  if (!b) return fail(WNN_ERR_INVALID_ARGUMENT, "set_integer_names: NULL builder");
+  b->integer_names = on != 0;
+  return WNN_OK;
+}
+
 wnn_status wnn_builder_add_output(wnn_builder *b, int value, const char *name) {
   wnn_clear_error();
   if (!b || !name) return fail(WNN_ERR_INVALID_ARGUMENT, "add_output: NULL argument");
@@ -903,6 +911,14 @@ static void compress_param(wnn_builder *b, bvalue *v) {
   v->codec |= lossless << 8;
 }
 
+/* Whether value i is a graph input or output (names kept in a release artifact). */
+static bool is_io(const wnn_builder *b, int i) {
+  if (b->values[i].kind == WNN_VALUE_INPUT) return true;
+  for (int k = 0; k < b->num_outputs; k++)
+    if (b->outputs[k] == i) return true;
+  return false;
+}
+
 /* The GRAPH JSON; NULL when out of memory. Weights offsets are set already. */
 static cJSON *graph_json(const wnn_builder *b, size_t arena_bytes) {
   cJSON *g = cJSON_CreateObject();
@@ -914,7 +930,8 @@ static cJSON *graph_json(const wnn_builder *b, size_t arena_bytes) {
     const bvalue *v = &b->values[i];
     cJSON *o = cJSON_CreateObject();
     ok = push(values, o);
-    if (ok && v->name) ok = cJSON_AddStringToObject(o, "name", v->name) != NULL;
+    if (ok && v->name && (!b->integer_names || is_io(b, i)))
+      ok = cJSON_AddStringToObject(o, "name", v->name) != NULL;
     ok = ok && cJSON_AddStringToObject(o, "kind", kind_name(v->kind));
     ok = ok && cJSON_AddStringToObject(o, "dtype", wnn_dtype_name(v->dtype));
     ok = ok && put(o, "shape", value_shape_json(b, v));
@@ -936,7 +953,8 @@ static cJSON *graph_json(const wnn_builder *b, size_t arena_bytes) {
     cJSON *o = cJSON_CreateObject();
     ok = push(nodes, o);
     ok = ok && cJSON_AddNumberToObject(o, "op", n->op->code);
-    if (ok && n->name) ok = cJSON_AddStringToObject(o, "name", n->name) != NULL;
+    if (ok && n->name && !b->integer_names)
+      ok = cJSON_AddStringToObject(o, "name", n->name) != NULL;
     ok = ok && put(o, "inputs", ints_json(n->inputs, n->num_inputs));
     ok = ok && put(o, "outputs", ints_json(n->outputs, n->num_outputs));
     if (ok && n->attrs) ok = put(o, "attrs", cJSON_Duplicate(n->attrs, 1));
@@ -1119,7 +1137,8 @@ static wnn_status finish(wnn_builder *b, void **data, size_t *size, void **pdata
   for (int i = 0; i < b->num_nodes; i++) guarded |= b->nodes[i].num_guards > 0;
   uint64_t features = (guarded ? WNN_FEATURE_GUARDS : 0) | (b->inplace ? WNN_FEATURE_INPLACE : 0) |
                       (b->num_dims || b->has_shape_nodes ? WNN_FEATURE_DYNAMIC : 0) |
-                      (pdata ? WNN_FEATURE_EXTERNAL_PARAMS : 0);
+                      (pdata ? WNN_FEATURE_EXTERNAL_PARAMS : 0) |
+                      (b->integer_names ? WNN_FEATURE_INTEGER_NAMES : 0);
   if (buf && features) { /* see format.h: why each bit is required */
     wnn_wr64(buf + 24, wnn_rd64(buf + 24) | features);
     wnn_container_reseal(buf);

@@ -33,6 +33,7 @@
 #endif
 
 #include "bench.h"
+#include "map.h"
 #include "fileio.h"
 #include "host_tensor.h"
 #include "npy.h"
@@ -48,7 +49,7 @@ static const char usage_text[] =
     "  convert MODEL.onnx -o OUT.wnn [--shape NAME=1x3x224x224]... [--const NAME=FILE]...\n"
     "          [--max-memory BYTES] [--report FILE.json]\n"
     "          [--params-out FILE.wnnp | --params-ref FILE.wnnp] [--weights raw|fp16|int8]\n"
-    "          [--compress none|lz4|zstd]\n"
+    "          [--compress none|lz4|zstd] [--release] [--map FILE.map.json]\n"
     "      converts an ONNX model (not in wnn-wasi.wasm); --shape fixes an input's shape,\n"
     "      --const freezes an input to the tensor in FILE (.npy or .pb): the artifact\n"
     "      no longer has that input and is specialized to that value; --max-memory\n"
@@ -59,9 +60,15 @@ static const char usage_text[] =
     "      refers to a blob written before (the same weights converted at another\n"
     "      shape) and writes none, when it holds every param unchanged; --weights\n"
     "      stores float32 weights as IEEE half or as int8 with per-channel scales;\n"
-    "      --compress compresses each weight of 1 KB or more where it saves bytes\n"
-    "  info MODEL.wnn [--json] [--params FILE.wnnp] [--weights]\n"
-    "      inputs, outputs, params count, arena and weights bytes, metadata\n"
+    "      --compress compresses each weight of 1 KB or more where it saves bytes;\n"
+    "      --release leaves out every name but the inputs' and outputs' (nodes and\n"
+    "      params go by number); --map writes the map from those numbers to the\n"
+    "      ONNX model's nodes and initializers, which info, run and bench take\n"
+    "      as --map\n"
+    "  info MODEL.wnn [--json] [--params FILE.wnnp] [--weights] [--map FILE]\n"
+    "      inputs, outputs, params count, arena and weights bytes, metadata;\n"
+    "      --map checks that FILE is this artifact's map and lists each node\n"
+    "      with the ONNX nodes it computes, and each param's initializers\n"
     "  run MODEL.wnn --input NAME=FILE ... [--output-dir DIR] [--params FILE.wnnp]\n"
     "        [--dump DIR]\n"
     "      runs the model once; FILE is .npy or an ONNX TensorProto .pb; NAME is an\n"
@@ -83,14 +90,18 @@ static const char usage_text[] =
 
 /* ------------------------------------------------------------- reporting */
 
+/* --map FILE of info, run and bench: messages and profiles name the source
+ * model's nodes and values through it. */
+static wnn_cli_map *the_map;
+
 static int fail(const char *fmt, ...) WNN_CLI_PRINTF(1, 2);
 static int fail(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fputs("wnn: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  char msg[2048], named[4096];
+  vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
+  fprintf(stderr, "wnn: %s\n", the_map ? wnn_cli_map_translate(the_map, msg, named, sizeof named) : msg);
   return EXIT_FAIL;
 }
 
@@ -149,6 +160,7 @@ typedef struct cli_args {
   const char *output_dir;
   const char *params; /* --params FILE: the model's params blob */
   const char *dump;   /* run --dump DIR: every value of a debug executor */
+  const char *map;    /* --map FILE: the artifact's map file */
   int json, profile, weights; /* weights: info --weights */
   long number, repeat;
   double min_repeat_ms;
@@ -156,7 +168,7 @@ typedef struct cli_args {
 
 enum { OPT_JSON = 1, OPT_INPUT = 2, OPT_OUTPUT_DIR = 4, OPT_NUMBER = 8, OPT_REPEAT = 16,
        OPT_MIN_REPEAT_MS = 32, OPT_PROFILE = 64,
-       OPT_PARAMS = 128, OPT_WEIGHTS = 256, OPT_DUMP = 512 };
+       OPT_PARAMS = 128, OPT_WEIGHTS = 256, OPT_DUMP = 512, OPT_MAP = 1024 };
 
 static int parse_long(const char *opt, const char *text, long min, long *out) {
   char *end;
@@ -203,7 +215,8 @@ static int parse_args(const char *command, int argc, char **argv, int first, uns
                 {"--output-dir", OPT_OUTPUT_DIR, 1}, {"--number", OPT_NUMBER, 1},
                 {"--repeat", OPT_REPEAT, 1},      {"--min-repeat-ms", OPT_MIN_REPEAT_MS, 1},
                 {"--profile", OPT_PROFILE, 0},    {"--params", OPT_PARAMS, 1},
-                {"--weights", OPT_WEIGHTS, 0},    {"--dump", OPT_DUMP, 1}};
+                {"--weights", OPT_WEIGHTS, 0},    {"--dump", OPT_DUMP, 1},
+                {"--map", OPT_MAP, 1}};
     size_t k, n = 0;
     const char *eq = strchr(arg, '=');
     size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
@@ -237,6 +250,10 @@ static int parse_args(const char *command, int argc, char **argv, int first, uns
         if (!*value) return usage_error("%s: --params is empty", command);
         a->params = value;
         break;
+      case OPT_MAP:
+        if (!*value) return usage_error("%s: --map is empty", command);
+        a->map = value;
+        break;
       case OPT_INPUT:
         if (a->num_inputs == MAX_INPUT_SPECS)
           return usage_error("%s: more than %d --input options", command, MAX_INPUT_SPECS);
@@ -259,7 +276,10 @@ static int parse_args(const char *command, int argc, char **argv, int first, uns
 /* ------------------------------------------------------------- the model */
 
 /* The model, bound to the params blob at params_path when one is given. */
-static int load_model(const char *path, const char *params_path, wnn_model **model) {
+/* Loads the model at path (with its params blob, when given), and its map
+ * (map_path, may be NULL) into the_map, checked against the artifact. */
+static int load_model(const char *path, const char *params_path, const char *map_path,
+                      wnn_model **model) {
   void *data;
   size_t size;
   char err[512];
@@ -274,6 +294,11 @@ static int load_model(const char *path, const char *params_path, wnn_model **mod
                   wnn_last_error());
   }
   if (wnn_file_read(path, &data, &size, err, sizeof err) != WNN_OK) {
+    wnn_params_free(params);
+    return fail("%s: %s", path, err);
+  }
+  if (map_path && wnn_cli_map_load(map_path, data, size, &the_map, err, sizeof err) != WNN_OK) {
+    free(data);
     wnn_params_free(params);
     return fail("%s: %s", path, err);
   }
@@ -560,28 +585,69 @@ static void print_weights(const wnn_model *model, int json) {
     if (wnn_model_param_info(model, i, &info) || wnn_model_param_storage(model, i, &codec, &stored))
       continue;
     const char *c = codec_name(codec, cn, sizeof cn);
+    /* A release artifact's params have no names: the map's, else "#index". */
+    char num[24];
+    snprintf(num, sizeof num, "#%d", i);
+    const char *name = info.name ? info.name : wnn_cli_map_param(the_map, i);
+    if (!name) name = num;
     if (json) {
       fputs(i ? ",{\"name\":" : "{\"name\":", stdout);
-      json_string(stdout, info.name);
+      json_string(stdout, name);
       fputs(",\"dtype\":", stdout);
       json_string(stdout, wnn_dtype_name(info.dtype));
       fputs(",\"shape\":", stdout);
       json_shape(stdout, info.ndim, info.shape);
       printf(",\"codec\":\"%s\",\"stored\":%zu,\"size\":%zu}", c, stored, info.nbytes);
     } else {
-      printf("  %d  %s  %s  %s  %s  %zu  %zu\n", i, info.name, wnn_dtype_name(info.dtype),
+      printf("  %d  %s  %s  %s  %s  %zu  %zu\n", i, name, wnn_dtype_name(info.dtype),
              shape_text(shape, sizeof shape, info.ndim, info.shape), c, stored, info.nbytes);
     }
   }
   if (json) fputs("],", stdout);
 }
 
+/* info --map: each node with the ONNX nodes it computes, each param with its
+ * source name (in JSON, a "map" field). */
+static void print_map(const wnn_model *model, int json) {
+  const int n = wnn_model_num_nodes(model), np = wnn_model_num_params(model);
+  char names[2048];
+  if (json) fputs("\"map\":{\"nodes\":[", stdout);
+  else printf("nodes (%d) and the ONNX nodes each computes (from the map):\n", n);
+  for (int i = 0; i < n; i++) {
+    const char *op = wnn_cli_map_node_op(the_map, i);
+    wnn_cli_map_node(the_map, i, names, sizeof names);
+    if (json) {
+      printf("%s{\"node\":%d,\"op\":", i ? "," : "", i);
+      json_string(stdout, op ? op : "");
+      fputs(",\"onnx\":", stdout);
+      json_string(stdout, names);
+      fputc('}', stdout);
+    } else {
+      printf("  %d  %s  <- %s\n", i, op ? op : "?", names[0] ? names : "(not in the map)");
+    }
+  }
+  if (json) fputs("],\"params\":[", stdout);
+  else printf("params (%d) by their names in the source model:\n", np);
+  for (int i = 0; i < np; i++) {
+    const char *name = wnn_cli_map_param(the_map, i);
+    if (json) {
+      printf("%s{\"param\":%d,\"name\":", i ? "," : "", i);
+      if (name) json_string(stdout, name);
+      else fputs("null", stdout);
+      fputc('}', stdout);
+    } else {
+      printf("  #%d  %s\n", i, name ? name : "(not in the map)");
+    }
+  }
+  if (json) fputs("]},", stdout);
+}
+
 static int cmd_info(int argc, char **argv) {
   cli_args a;
-  int rc = parse_args("info", argc, argv, 2, OPT_JSON | OPT_PARAMS | OPT_WEIGHTS, &a);
+  int rc = parse_args("info", argc, argv, 2, OPT_JSON | OPT_PARAMS | OPT_WEIGHTS | OPT_MAP, &a);
   if (rc) return rc;
   wnn_model *model;
-  if ((rc = load_model(a.model, a.params, &model))) return rc;
+  if ((rc = load_model(a.model, a.params, a.map, &model))) return rc;
   int ni = wnn_model_num_inputs(model), no = wnn_model_num_outputs(model);
   const char *meta = wnn_model_metadata(model);
   if (!meta || !*meta) meta = "null";
@@ -615,6 +681,7 @@ static int cmd_info(int argc, char **argv) {
            wnn_model_num_params(model), wnn_model_arena_bytes(model),
            wnn_model_weights_bytes(model));
     if (a.weights) print_weights(model, 1);
+    if (the_map) print_map(model, 1);
     printf("\"metadata\":%s}\n", meta);
   } else {
     printf("model: %s\n", a.model);
@@ -640,6 +707,7 @@ static int cmd_info(int argc, char **argv) {
     if (a.weights) print_weights(model, 0);
     printf("metadata: %s\n", meta);
   }
+  if (the_map && !a.json) print_map(model, 0);
   wnn_model_free(model);
   return 0;
 }
@@ -760,10 +828,11 @@ static int dump_values(const wnn_model *model, wnn_executor *exec, const char *d
 
 static int cmd_run(int argc, char **argv) {
   cli_args a;
-  int rc = parse_args("run", argc, argv, 2, OPT_INPUT | OPT_OUTPUT_DIR | OPT_PARAMS | OPT_DUMP, &a);
+  int rc = parse_args("run", argc, argv, 2,
+                      OPT_INPUT | OPT_OUTPUT_DIR | OPT_PARAMS | OPT_DUMP | OPT_MAP, &a);
   if (rc) return rc;
   wnn_model *model;
-  if ((rc = load_model(a.model, a.params, &model))) return rc;
+  if ((rc = load_model(a.model, a.params, a.map, &model))) return rc;
   wnn_executor *exec = NULL;
   rc = prepare(model, &a, 1, &exec);
   if (!rc && wnn_executor_run(exec) != WNN_OK)
@@ -838,6 +907,11 @@ static int bench_profile(const char *file, const wnn_model *model, wnn_executor 
       json_string(stdout, r->p.op);
       fputs(",\"name\":", stdout);
       json_string(stdout, r->p.name);
+      if (the_map) { /* --map: the ONNX nodes it computes */
+        char names[2048];
+        fputs(",\"onnx\":", stdout);
+        json_string(stdout, wnn_cli_map_node(the_map, r->p.node, names, sizeof names));
+      }
       fputs(",\"shape\":", stdout);
       json_shape(stdout, r->p.ndim, r->p.shape);
       fputs(",\"ms\":", stdout);
@@ -851,8 +925,10 @@ static int bench_profile(const char *file, const wnn_model *model, wnn_executor 
     printf("\n%10s %6s %5s  %-22s %s\n", "ms/run", "share", "node", "op", "name [output shape]");
     for (int k = 0; k < count; k++) {
       const profile_row *r = order[k];
+      char names[2048] = "";
+      if (the_map) wnn_cli_map_node(the_map, r->p.node, names, sizeof names);
       printf("%10.4f %5.1f%% %5d  %-22s %s [", r->ms, total > 0 ? 100 * r->ms / total : 0.0,
-             r->p.node, r->p.op, r->p.name);
+             r->p.node, r->p.op, names[0] ? names : r->p.name);
       for (int d = 0; d < r->p.ndim; d++) printf("%s%lld", d ? "x" : "", (long long)r->p.shape[d]);
       fputs("]\n", stdout);
     }
@@ -879,11 +955,12 @@ static int bench_profile(const char *file, const wnn_model *model, wnn_executor 
 static int cmd_bench(int argc, char **argv) {
   cli_args a;
   int rc = parse_args("bench", argc, argv, 2,
-                      OPT_INPUT | OPT_NUMBER | OPT_REPEAT | OPT_MIN_REPEAT_MS | OPT_PROFILE | OPT_PARAMS,
+                      OPT_INPUT | OPT_NUMBER | OPT_REPEAT | OPT_MIN_REPEAT_MS | OPT_PROFILE |
+                          OPT_PARAMS | OPT_MAP,
                       &a);
   if (rc) return rc;
   wnn_model *model;
-  if ((rc = load_model(a.model, a.params, &model))) return rc;
+  if ((rc = load_model(a.model, a.params, a.map, &model))) return rc;
   wnn_executor *exec = NULL;
   double *results = NULL;
   rc = prepare(model, &a, 0, &exec);
@@ -1179,7 +1256,8 @@ static int cmd_convert(int argc, char **argv) {
   /* --default-shape and --max-shape (run-time shapes) */
   const char *default_specs[MAX_SHAPE_SPECS], *max_specs[MAX_SHAPE_SPECS];
   int num_defaults = 0, num_maxes = 0;
-  bool fix_dims = false, no_quant_rewrites = false;
+  bool fix_dims = false, no_quant_rewrites = false, release = false;
+  const char *map_path = NULL;
   const char *const_specs[MAX_SHAPE_SPECS];
   int num_consts = 0;
   size_t max_memory = 0;
@@ -1192,6 +1270,10 @@ static int cmd_convert(int argc, char **argv) {
       fix_dims = true;
       continue;
     }
+    if (!strcmp(arg, "--release")) {
+      release = true;
+      continue;
+    }
     if (!strcmp(arg, "--no-quant-rewrites")) {
       no_quant_rewrites = true;
       continue;
@@ -1200,7 +1282,7 @@ static int cmd_convert(int argc, char **argv) {
         !strcmp(arg, "--const") || !strcmp(arg, "--max-memory") || !strcmp(arg, "--report") ||
         !strcmp(arg, "--default-shape") || !strcmp(arg, "--max-shape") ||
         !strcmp(arg, "--params-out") || !strcmp(arg, "--params-ref") || !strcmp(arg, "--weights") ||
-        !strcmp(arg, "--compress")) {
+        !strcmp(arg, "--compress") || !strcmp(arg, "--map")) {
       if (i + 1 >= argc) return usage_error("convert: %s needs a value", arg);
       value = argv[++i];
     } else if (!strncmp(arg, "--output=", 9) || !strncmp(arg, "--shape=", 8) ||
@@ -1208,7 +1290,7 @@ static int cmd_convert(int argc, char **argv) {
                !strncmp(arg, "--report=", 9) || !strncmp(arg, "--default-shape=", 16) ||
                !strncmp(arg, "--max-shape=", 12) || !strncmp(arg, "--params-out=", 13) ||
                !strncmp(arg, "--params-ref=", 13) || !strncmp(arg, "--weights=", 10) ||
-               !strncmp(arg, "--compress=", 11)) {
+               !strncmp(arg, "--compress=", 11) || !strncmp(arg, "--map=", 6)) {
       value = strchr(arg, '=') + 1;
     } else if (arg[0] == '-' && arg[1]) {
       return usage_error("convert: unknown option '%s'", arg);
@@ -1264,6 +1346,9 @@ static int cmd_convert(int argc, char **argv) {
     } else if (!strncmp(arg, "--report", 8)) {
       if (!*value) return usage_error("convert: the --report path is empty");
       report_path = value;
+    } else if (!strncmp(arg, "--map", 5)) {
+      if (!*value) return usage_error("convert: the --map path is empty");
+      map_path = value;
     } else {
       if (!*value) return usage_error("convert: the output path is empty");
       out = value;
@@ -1275,6 +1360,8 @@ static int cmd_convert(int argc, char **argv) {
     return usage_error("convert: --params-out writes a new blob, --params-ref refers to one: "
                        "give one of them");
 #ifndef WNN_CLI_WITH_IMPORTER
+  (void)release;
+  (void)map_path;
   (void)params_ref;
   (void)weights_codec;
   (void)compress;
@@ -1365,12 +1452,15 @@ static int cmd_convert(int argc, char **argv) {
   opt.num_consts = num_consts;
   opt.max_memory = max_memory;
   opt.split_params = params_out || params_ref;
+  opt.release = release;
+  opt.map = map_path != NULL;
   const wnn_builder_weights weights = {weights_codec, 0, convert_coded, &report, NULL, compress};
   opt.weights = &weights;
   wnn_import_result res;
   res.unsupported = false;
   res.num_nodes = 0;
   res.num_quant_rewrites = 0;
+  res.map = NULL;
   if (!rc) {
     st = wnn_import_onnx(data, size, &opt, &res);
     if (st != WNN_OK) {
@@ -1388,13 +1478,29 @@ static int cmd_convert(int argc, char **argv) {
       } else if ((st = wnn_file_write(out, res.artifact, res.size, err, sizeof err)) != WNN_OK) {
         rc = fail("convert: %s: %s", out, err);
         snprintf(msg, sizeof msg, "%s: %s", out, err);
+      } else if (map_path) {
+        /* The map of the artifact as written (after --params-ref). */
+        char *text = wnn_import_map_print(res.map, res.artifact, res.size);
+        if (!text) {
+          st = WNN_ERR_OUT_OF_MEMORY;
+          rc = fail("convert: out of memory writing the map");
+          snprintf(msg, sizeof msg, "out of memory writing the map");
+        } else if ((st = wnn_file_write(map_path, text, strlen(text), err, sizeof err)) != WNN_OK) {
+          rc = fail("convert: %s: %s", map_path, err);
+          snprintf(msg, sizeof msg, "%s: %s", map_path, err);
+        }
+        free(text);
       }
+      wnn_import_map_free(res.map);
       free(res.artifact);
       free(res.params);
     }
   }
   rc = convert_report_end(&report, report_path, rc, st, msg, rc == EXIT_UNSUPPORTED, rc ? 0 : res.num_nodes,
                           rc ? 0 : res.num_quant_rewrites);
+  if (!rc && release && !map_path)
+    fputs("wnn: convert: --release without --map: nothing will trace this artifact's node and "
+          "param numbers back to the source model\n", stderr);
   if (!rc && (weights_codec != WNN_CODEC_RAW || compress)) /* what they did, in one line */
     fprintf(stderr,
             "wnn: convert: --weights %s --compress %s: %d params, %zu bytes stored for %zu; "

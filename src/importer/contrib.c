@@ -68,6 +68,7 @@ static wnn_status emit(rw *r, const char *op, const int *ins, int nin, int *outs
   if (st) return st;
   r->id++;
   r->count++;
+  wnn_ir_node_absorb(g, at, r->id);
   wnn_ir_node *n = &g->nodes[at];
   const wnn_ir_node *c = self(r);
   n->rewritten = true; /* already in the runtime's (latest-opset) form */

@@ -27,11 +27,92 @@ static const char *nonfinite_attr(const cJSON *attrs) {
   return NULL;
 }
 
-static wnn_status param(wnn_ir_graph *g, wnn_builder *b, int v, int *map) {
+/* The map file being written (docs/format.md), or all NULL. */
+typedef struct map_out {
+  cJSON *root, *nodes, *values;
+  int params; /* params added so far: the next one's index among params */
+  bool oom;
+} map_out;
+
+static cJSON *add(map_out *mo, cJSON *to, cJSON *item) {
+  if (!item || !to || !cJSON_AddItemToArray(to, item)) {
+    cJSON_Delete(item);
+    mo->oom = true;
+    return NULL;
+  }
+  return item;
+}
+
+/* The sources in src[n] of kind `nodes` (ONNX nodes) or initializers, as a
+ * JSON list. */
+static cJSON *sources(map_out *mo, const wnn_ir_graph *g, const int *src, int n, bool nodes) {
+  cJSON *list = cJSON_CreateArray();
+  for (int i = 0; list && i < n; i++) {
+    const wnn_ir_src *s = &g->srcs[src[i]];
+    if (!nodes) {
+      if (!s->op_type) add(mo, list, cJSON_CreateString(s->name));
+      continue;
+    }
+    if (!s->op_type) continue;
+    cJSON *o = add(mo, list, cJSON_CreateObject());
+    if (o && (!cJSON_AddNumberToObject(o, "index", s->index) ||
+              !cJSON_AddStringToObject(o, "name", s->name) ||
+              !cJSON_AddStringToObject(o, "op", s->op_type) ||
+              (s->origin && !cJSON_AddStringToObject(o, "in", s->origin))))
+      mo->oom = true;
+  }
+  if (!list) mo->oom = true;
+  return list;
+}
+
+static void put(map_out *mo, cJSON *o, const char *key, cJSON *item) {
+  if (!o || !item || !cJSON_AddItemToObject(o, key, item)) {
+    if (o) cJSON_Delete(item);
+    mo->oom = true;
+  }
+}
+
+/* The map's entry for node `node`: IR node n (NULL for a node the converter
+ * added, with `added` saying why). */
+static void map_node(map_out *mo, const wnn_ir_graph *g, int node, const wnn_ir_node *n,
+                     const char *op, const char *added) {
+  if (!mo->root) return;
+  cJSON *o = add(mo, mo->nodes, cJSON_CreateObject());
+  if (!o) return;
+  put(mo, o, "node", cJSON_CreateNumber(node));
+  put(mo, o, "op", cJSON_CreateString(op));
+  if (n && n->name[0]) put(mo, o, "name", cJSON_CreateString(n->name));
+  put(mo, o, "onnx", n ? sources(mo, g, n->src, n->num_src, true) : cJSON_CreateArray());
+  if (added) put(mo, o, "added", cJSON_CreateString(added));
+  if (!n) return;
+  cJSON *outs = cJSON_CreateArray();
+  put(mo, o, "outputs", outs);
+  for (int k = 0; outs && k < n->num_outputs; k++)
+    add(mo, outs, n->outputs[k] >= 0 ? cJSON_CreateString(g->values[n->outputs[k]].name)
+                                     : cJSON_CreateNull());
+}
+
+/* The map's entry for a value: a param (IR value v) or a named intermediate. */
+static void map_value(map_out *mo, const wnn_ir_graph *g, int value, int v, bool is_param) {
+  if (!mo->root) return;
+  const wnn_ir_value *x = &g->values[v];
+  cJSON *o = add(mo, mo->values, cJSON_CreateObject());
+  if (!o) return;
+  put(mo, o, "value", cJSON_CreateNumber(value));
+  put(mo, o, "kind", cJSON_CreateString(is_param ? "param" : "intermediate"));
+  put(mo, o, "name", cJSON_CreateString(x->name));
+  if (!is_param) return;
+  put(mo, o, "param", cJSON_CreateNumber(mo->params++));
+  put(mo, o, "initializers", sources(mo, g, x->src, x->num_src, false));
+  put(mo, o, "onnx", sources(mo, g, x->src, x->num_src, true));
+}
+
+static wnn_status param(wnn_ir_graph *g, wnn_builder *b, int v, int *map, map_out *mo) {
   if (map[v] >= 0) return WNN_OK;
   const wnn_ir_value *x = &g->values[v];
   wnn_status st = wnn_builder_add_param(b, x->name, x->dtype, x->ndim, x->dims, x->data, &map[v]);
   if (st) return wnn_ir_fail(g, st, false, "param '%s': %s", x->name, wnn_last_error());
+  map_value(mo, g, map[v], v, true);
   return WNN_OK;
 }
 
@@ -42,11 +123,27 @@ static bool is_graph_output(const wnn_ir_graph *g, int v) {
 }
 
 wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, const wnn_builder_weights *weights,
-                    void **artifact, size_t *size, void **params, size_t *params_size,
-                    int *num_nodes) {
+                    bool release, cJSON **map_tree, void **artifact, size_t *size,
+                    void **params, size_t *params_size, int *num_nodes) {
   wnn_builder *b = NULL;
   wnn_status st = wnn_builder_create(NULL, &b);
   if (st) return wnn_ir_fail(g, st, false, "%s", wnn_last_error());
+  if (release) wnn_builder_set_integer_names(b, 1);
+  map_out mo = {NULL, NULL, NULL, 0, false};
+  if (map_tree) {
+    int main_nodes = 0;
+    for (int i = 0; i < g->num_srcs; i++) main_nodes += g->srcs[i].op_type && !g->srcs[i].origin;
+    cJSON *source = cJSON_CreateObject();
+    mo.root = cJSON_CreateObject();
+    put(&mo, mo.root, "wnn_map", cJSON_CreateNumber(1));
+    put(&mo, mo.root, "artifact", cJSON_CreateObject());
+    put(&mo, mo.root, "source", source);
+    put(&mo, source, "format", cJSON_CreateString("onnx"));
+    put(&mo, source, "opset", cJSON_CreateNumber(g->opset));
+    put(&mo, source, "nodes", cJSON_CreateNumber(main_nodes));
+    put(&mo, mo.root, "nodes", mo.nodes = cJSON_CreateArray());
+    put(&mo, mo.root, "values", mo.values = cJSON_CreateArray());
+  }
   int *map = malloc(((size_t)g->num_values + 1) * sizeof *map);
   int *half_in = malloc(((size_t)g->num_values + 1) * sizeof *half_in);
   if (!map || !half_in) {
@@ -89,6 +186,9 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, const wnn_builder_w
     st = wnn_builder_add_node(b, "Cast", NULL, &half_in[g->inputs[i]], 1, "{\"to\":1}", 1,
                               &map[g->inputs[i]]);
     if (st) wnn_ir_fail(g, st, false, "graph input '%s': Cast to float32: %s", v->name, wnn_last_error());
+    char why[300];
+    snprintf(why, sizeof why, "float16 graph input '%.250s' to float32", v->name);
+    map_node(&mo, g, nodes, NULL, "Cast", why);
     nodes++;
   }
   for (int i = 0; !st && i < g->num_nodes; i++) {
@@ -113,7 +213,7 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, const wnn_builder_w
                                 g->values[v].name);
           break;
         }
-        if ((st = param(g, b, v, map))) break;
+        if ((st = param(g, b, v, map, &mo))) break;
       }
       ins[k] = map[v];
     }
@@ -142,16 +242,19 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, const wnn_builder_w
       map[v] = outs[k];
       /* Intermediates keep their source names (debug executors read them by
        * name); graph outputs are named by add_output below. */
-      if (g->values[v].name[0] && !is_graph_output(g, v) &&
-          (st = wnn_builder_set_value_name(b, outs[k], g->values[v].name)))
-        wnn_ir_node_fail(g, n, st, false, "%s", wnn_last_error());
+      if (g->values[v].name[0] && !is_graph_output(g, v)) {
+        if ((st = wnn_builder_set_value_name(b, outs[k], g->values[v].name)))
+          wnn_ir_node_fail(g, n, st, false, "%s", wnn_last_error());
+        else map_value(&mo, g, outs[k], v, false);
+      }
     }
     if (st) break;
+    map_node(&mo, g, nodes, n, n->op_type, NULL);
     if (n->num_guards) {
       int gv[WNN_MAX_GUARDS], ge[WNN_MAX_GUARDS];
       for (int k = 0; !st && k < n->num_guards; k++) {
         int v = n->guards[k];
-        if (map[v] < 0 && g->values[v].data) st = param(g, b, v, map);
+        if (map[v] < 0 && g->values[v].data) st = param(g, b, v, map, &mo);
         else if (map[v] < 0)
           st = wnn_ir_node_fail(g, n, WNN_ERR_MALFORMED, false, "guard '%s' has no producer",
                                 g->values[v].name);
@@ -174,7 +277,7 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, const wnn_builder_w
       st = wnn_ir_fail(g, WNN_ERR_UNSUPPORTED, true,
                        "graph output '%s' depends on the model's dynamic dims but was frozen to "
                        "its value at the defaults: fix the dims with --shape", x->name);
-    else if (map[v] < 0 && x->data) st = param(g, b, v, map);
+    else if (map[v] < 0 && x->data) st = param(g, b, v, map, &mo);
     if (st) break;
     if (map[v] < 0) {
       st = wnn_ir_fail(g, WNN_ERR_MALFORMED, false, "graph output '%s' is never computed", x->name);
@@ -197,6 +300,9 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, const wnn_builder_w
         wnn_ir_fail(g, st, false, "graph output '%s': Cast to float16: %s", x->name, wnn_last_error());
         break;
       }
+      char why[300];
+      snprintf(why, sizeof why, "float16 graph output '%.250s' from float32", x->name);
+      map_node(&mo, g, nodes, NULL, "Cast", why);
       nodes++;
     }
     st = wnn_builder_add_output(b, out, x->name);
@@ -225,6 +331,13 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, const wnn_builder_w
       *num_nodes = nodes;
     }
   }
+  if (!st && mo.root && (mo.oom || g->src_oom))
+    st = wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory writing the map");
+  if (!st && mo.root) {
+    *map_tree = mo.root;
+    mo.root = NULL;
+  }
+  cJSON_Delete(mo.root);
   if (data) wnn_builder_free_artifact(b, data, n);
   if (pdata) wnn_builder_free_artifact(b, pdata, pn);
   wnn_builder_free(b);

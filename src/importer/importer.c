@@ -16,6 +16,7 @@
 #include "importer/passes.h"
 #include "ops/op_internal.h"
 #include "runtime/alloc.h"
+#include "runtime/sha256.h"
 
 /* The index in g->subgraphs of If node n's branch attribute `which`, or -1. */
 static int branch_index(const wnn_ir_graph *g, const wnn_ir_node *n, const char *which) {
@@ -268,6 +269,7 @@ static wnn_status attempt(wnn_ir_graph *g, const void *data, size_t size,
     wnn_pass_dce(g, &n);
     warn_narrowed(g);
     st = wnn_emit(g, opt ? opt->model_name : NULL, opt ? opt->weights : NULL,
+                  opt && opt->release, opt && opt->map ? &result->map : NULL,
                   &result->artifact, &result->size,
                   opt && opt->split_params ? &result->params : NULL, &result->params_size,
                   &result->num_nodes);
@@ -342,4 +344,33 @@ wnn_status wnn_import_onnx(const void *data, size_t size, const wnn_import_optio
   wnn_ir_budget_begin(0);
   wnn_json_end();
   return st;
+}
+
+char *wnn_import_map_print(cJSON *map, const void *artifact, size_t size) {
+  if (!map || (!artifact && size)) return NULL;
+  wnn_json_begin(NULL);
+  uint8_t digest[32];
+  char hex[65];
+  wnn_sha256_of(artifact, size, digest);
+  for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+  cJSON *a = cJSON_CreateObject();
+  char *text = NULL;
+  if (a && cJSON_AddStringToObject(a, "sha256", hex) &&
+      cJSON_AddNumberToObject(a, "bytes", (double)size) &&
+      cJSON_ReplaceItemInObjectCaseSensitive(map, "artifact", a)) {
+    a = NULL;
+    char *t = cJSON_PrintUnformatted(map);
+    /* malloc'd for the caller, with a newline */
+    if (t && (text = malloc(strlen(t) + 2))) sprintf(text, "%s\n", t);
+    cJSON_free(t);
+  }
+  cJSON_Delete(a);
+  wnn_json_end();
+  return text;
+}
+
+void wnn_import_map_free(cJSON *map) {
+  wnn_json_begin(NULL);
+  cJSON_Delete(map);
+  wnn_json_end();
 }

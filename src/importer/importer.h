@@ -77,7 +77,17 @@ typedef struct wnn_import_options {
   /* --weights fp16|int8: how float32 weights are stored (the builder's
    * wnn_builder_set_weights, with its report); NULL: raw. */
   const wnn_builder_weights *weights;
+  /* --release: a release artifact (required feature bit INTEGER_NAMES, the
+   * builder's wnn_builder_set_integer_names): no names but the graph
+   * inputs' and outputs'. */
+  bool release;
+  /* --map: result->map gets the map file (docs/format.md): per node its
+   * ONNX nodes (those merged into it too), per param its initializers and
+   * the nodes folded into it. */
+  bool map;
 } wnn_import_options;
+
+struct cJSON;
 
 #define WNN_IMPORT_DEFAULT_MAX_MEMORY ((size_t)4 << 30)
 
@@ -95,7 +105,16 @@ typedef struct wnn_import_result {
   /* Quantized patterns rewritten into integer ops, and QLinearMatMul /
    * DynamicQuantizeMatMul weights packed (docs/quantization.md). */
   int num_quant_rewrites;
+  /* options.map: the map's tree, without its "artifact" digest (the caller
+   * may still change the artifact: --params-ref); wnn_import_map_print
+   * writes it, wnn_import_map_free frees it. */
+  struct cJSON *map;
 } wnn_import_result;
+
+/* The map file's text for the artifact at artifact[size] (its SHA-256 and
+ * size go into "artifact"), malloc'd; NULL when out of memory. */
+char *wnn_import_map_print(struct cJSON *map, const void *artifact, size_t size);
+void wnn_import_map_free(struct cJSON *map);
 
 /* Converts the ONNX model in data[size]. On success result->artifact holds
  * the .wnn bytes. Never prints. */

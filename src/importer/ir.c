@@ -17,8 +17,15 @@ void wnn_ir_free(wnn_ir_graph *g) {
   if (!g) return;
   for (int i = 0; i < g->num_values; i++) {
     free(g->values[i].name);
+    free(g->values[i].src);
     wnn_ir_free_data(g->values[i].data);
   }
+  for (int i = 0; i < g->num_srcs; i++) {
+    free(g->srcs[i].name);
+    free(g->srcs[i].op_type);
+    free(g->srcs[i].origin);
+  }
+  free(g->srcs);
   for (int i = 0; i < g->num_nodes; i++) {
     free(g->nodes[i].op_type);
     free(g->nodes[i].domain);
@@ -27,6 +34,7 @@ void wnn_ir_free(wnn_ir_graph *g) {
     free(g->nodes[i].rt_branch);
     cJSON_Delete(g->nodes[i].attrs);
     cJSON_Delete(g->nodes[i].scope);
+    free(g->nodes[i].src);
   }
   free(g->values);
   free(g->nodes);
@@ -263,6 +271,60 @@ int64_t wnn_ir_json_int(const cJSON *j, int64_t dflt) {
   if (j->valuedouble >= 9223372036854775807.0) return INT64_MAX;
   if (j->valuedouble <= -9223372036854775808.0) return INT64_MIN;
   return (int64_t)j->valuedouble;
+}
+
+int wnn_ir_src_add(wnn_ir_graph *g, const char *name, const char *op_type, int index,
+                   const char *origin) {
+  if (!grow((void **)&g->srcs, &g->cap_srcs, g->num_srcs + 1, sizeof *g->srcs)) {
+    g->src_oom = true;
+    return -1;
+  }
+  wnn_ir_src s = {dup(name ? name : ""), op_type ? dup(op_type) : NULL, index,
+                  origin ? dup(origin) : NULL};
+  if (!s.name || (op_type && !s.op_type) || (origin && !s.origin)) {
+    free(s.name), free(s.op_type), free(s.origin);
+    g->src_oom = true;
+    return -1;
+  }
+  g->srcs[g->num_srcs] = s;
+  return g->num_srcs++;
+}
+
+void wnn_ir_src_union(wnn_ir_graph *g, int **list, int *num, const int *from, int n) {
+  if (n <= 0 || from == *list) return;
+  int *out = malloc((size_t)(*num + n) * sizeof *out);
+  if (!out) {
+    g->src_oom = true;
+    return;
+  }
+  /* Both sorted: merge, dropping repeats (from is sorted too, being a list). */
+  int i = 0, j = 0, k = 0;
+  const int *a = *list;
+  while (i < *num || j < n) {
+    int x = j >= n || (i < *num && a[i] <= from[j]) ? a[i++] : from[j++];
+    if (!k || out[k - 1] != x) out[k++] = x;
+  }
+  free(*list);
+  *list = out;
+  *num = k;
+}
+
+void wnn_ir_node_absorb(wnn_ir_graph *g, int into, int from) {
+  if (into == from || into < 0 || from < 0) return;
+  wnn_ir_node *a = &g->nodes[into];
+  wnn_ir_src_union(g, &a->src, &a->num_src, g->nodes[from].src, g->nodes[from].num_src);
+}
+
+void wnn_ir_value_from_node(wnn_ir_graph *g, int v, int n) {
+  if (v < 0 || n < 0) return;
+  wnn_ir_value *x = &g->values[v];
+  wnn_ir_src_union(g, &x->src, &x->num_src, g->nodes[n].src, g->nodes[n].num_src);
+}
+
+void wnn_ir_value_from_value(wnn_ir_graph *g, int v, int from) {
+  if (v < 0 || from < 0 || v == from) return;
+  wnn_ir_value *x = &g->values[v];
+  wnn_ir_src_union(g, &x->src, &x->num_src, g->values[from].src, g->values[from].num_src);
 }
 
 int64_t wnn_ir_numel(const wnn_ir_value *v) { return wnn_shape_numel(v->ndim, v->dims); }

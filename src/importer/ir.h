@@ -51,6 +51,10 @@ typedef struct wnn_ir_value {
    * input, the index in g->dims of each dim that is dynamic, else -1. */
   bool dyn_shape, dyn_data;
   int dims_of[WNN_MAX_DIMS];
+  /* Provenance (the map file, docs/format.md): for a constant, the
+   * initializers, Constant nodes and folded nodes its bytes come from, as
+   * sorted indices into g->srcs (malloc'd, or NULL). */
+  int *src, num_src;
 } wnn_ir_value;
 
 typedef struct wnn_ir_node {
@@ -84,7 +88,20 @@ typedef struct wnn_ir_node {
   /* For If nodes read from a branch: the branch names renamed on reading
    * (a JSON object: name in the file -> value name), or NULL. */
   struct cJSON *scope;
+  /* Provenance: the ONNX nodes this node computes (itself, and every node a
+   * pass merged into it), sorted indices into g->srcs (malloc'd, or NULL);
+   * it may hold initializers too, which the map leaves out of a node's. */
+  int *src, num_src;
 } wnn_ir_node;
+
+/* A source of provenance: an ONNX node (op_type set) or an initializer
+ * (op_type NULL), as read from the file. */
+typedef struct wnn_ir_src {
+  char *name;      /* "" when the node has none */
+  char *op_type;   /* NULL: an initializer */
+  int index;       /* a node's position in its graph; -1 for initializers */
+  char *origin;    /* the If branch it was read from ("then_branch of If node 3 'if'"), or NULL */
+} wnn_ir_src;
 
 typedef void wnn_ir_warn_fn(void *ctx, const char *msg);
 
@@ -125,6 +142,11 @@ typedef struct wnn_ir_graph {
     int64_t default_size, max_size;
   } *dims;
   int num_dims;
+  /* Provenance sources (nodes' and values' src index them); src_oom: some
+   * provenance was lost to a failed allocation (the map cannot be written). */
+  wnn_ir_src *srcs;
+  int num_srcs, cap_srcs;
+  bool src_oom;
 } wnn_ir_graph;
 
 void wnn_ir_init(wnn_ir_graph *g);
@@ -208,6 +230,20 @@ void wnn_ir_count_readers(wnn_ir_graph *g);
  * "graph inputs 'a', 'b', which must be constant: pass --const a=FILE
  * --const b=FILE") into buf[cap]. Returns how many there are (0: buf is ""). */
 int wnn_ir_const_hint(const wnn_ir_graph *g, int v, char *buf, size_t cap);
+
+/* Provenance (docs/format.md, the map file). A new source; its index, or -1
+ * when out of memory (g->src_oom is set). */
+int wnn_ir_src_add(wnn_ir_graph *g, const char *name, const char *op_type, int index,
+                   const char *origin);
+/* Adds the n sources at from to the sorted list *list (*num entries),
+ * without repeats. Out of memory sets g->src_oom. */
+void wnn_ir_src_union(wnn_ir_graph *g, int **list, int *num, const int *from, int n);
+/* Node `into` takes node `from`'s sources (from was merged into it). */
+void wnn_ir_node_absorb(wnn_ir_graph *g, int into, int from);
+/* Value v takes node n's sources (n was evaluated to compute v's bytes). */
+void wnn_ir_value_from_node(wnn_ir_graph *g, int v, int n);
+/* Value v takes value `from`'s sources (v's bytes are computed from from's). */
+void wnn_ir_value_from_value(wnn_ir_graph *g, int v, int from);
 
 /* A value's element count (its shape must be known). */
 int64_t wnn_ir_numel(const wnn_ir_value *v);

@@ -345,12 +345,14 @@ wnn_status wnn_legacy_rewrite_shaped(wnn_ir_graph *g, int id, int *inserted) {
   int index = n->index, ins[2] = {soft_v, back_shape};
   if ((st = wnn_ir_add_node(g, id + 1, "Reshape", "", name, index, ins, 2, &out, 1, NULL, NULL)))
     return st;
+  wnn_ir_node_absorb(g, id + 1, id);
   n = &g->nodes[id];
   snprintf(name, sizeof name, "%s/flatten", n->name);
   ins[0] = x_id;
   ins[1] = flat_shape;
   if ((st = wnn_ir_add_node(g, id, "Reshape", "", name, index, ins, 2, &flat_v, 1, NULL, NULL)))
     return st;
+  wnn_ir_node_absorb(g, id, id + 1); /* the Softmax is at id + 1 now */
   g->nodes[id].rewritten = true;
   *inserted = 1;
   return WNN_OK;

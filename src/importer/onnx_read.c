@@ -673,8 +673,12 @@ static wnn_status add_scoped(wnn_ir_graph *g, cJSON *scope, const char *name, in
   return WNN_OK;
 }
 
+/* Node np of a graph: its position `index` there for messages (an If's for
+ * the nodes of its branches), and for the map its own position src_index in
+ * its graph and the branch it is in (origin, NULL for the main graph). */
 static wnn_status read_node(wnn_ir_graph *g, const Onnx__NodeProto *np, int index,
-                            const char *base_dir, cJSON *scope) {
+                            const char *base_dir, cJSON *scope, int src_index,
+                            const char *origin) {
   const char *op_type = np->op_type ? np->op_type : "";
   const char *domain = np->domain ? np->domain : "";
   if (!strcmp(domain, "ai.onnx")) domain = "";
@@ -719,7 +723,10 @@ static wnn_status read_node(wnn_ir_graph *g, const Onnx__NodeProto *np, int inde
   if (!strcmp(op_type, "Constant")) {
     if (no != 1)
       return wnn_ir_node_fail(g, &tmp, WNN_ERR_MALFORMED, false, "has %zu outputs, expected 1", no);
-    return read_constant(g, &tmp, np, outputs[0], base_dir);
+    wnn_status st = read_constant(g, &tmp, np, outputs[0], base_dir);
+    int s = st ? -1 : wnn_ir_src_add(g, tmp.name, op_type, src_index, origin);
+    if (s >= 0) wnn_ir_src_union(g, &g->values[outputs[0]].src, &g->values[outputs[0]].num_src, &s, 1);
+    return st;
   }
   cJSON *attrs = cJSON_CreateObject();
   if (!attrs) return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
@@ -734,7 +741,15 @@ static wnn_status read_node(wnn_ir_graph *g, const Onnx__NodeProto *np, int inde
   wnn_status st = wnn_ir_add_node(g, -1, op_type, domain, tmp.name, index, inputs, (int)ni, outputs,
                                   (int)no, attrs, &id);
   if (st) return st;
+  int s = wnn_ir_src_add(g, tmp.name, op_type, src_index, origin);
+  if (s >= 0) wnn_ir_src_union(g, &g->nodes[id].src, &g->nodes[id].num_src, &s, 1);
   return wnn_legacy_rewrite(g, id);
+}
+
+/* An initializer's provenance: itself. */
+static void initializer_src(wnn_ir_graph *g, int v, const char *name, const char *origin) {
+  int s = wnn_ir_src_add(g, name, NULL, -1, origin);
+  if (s >= 0) wnn_ir_src_union(g, &g->values[v].src, &g->values[v].num_src, &s, 1);
 }
 
 wnn_status wnn_onnx_read(wnn_ir_graph *g, const void *data, size_t size,
@@ -774,6 +789,7 @@ wnn_status wnn_onnx_read(wnn_ir_graph *g, const void *data, size_t size,
       break;
     }
     adopt(g, id, dt, ndim, dims, bytes, nbytes);
+    initializer_src(g, id, name, NULL);
   }
   for (size_t i = 0; !st && gp && i < gp->n_sparse_initializer; i++)
     st = wnn_ir_fail(g, WNN_ERR_UNSUPPORTED, true, "sparse initializers are not supported");
@@ -799,7 +815,8 @@ wnn_status wnn_onnx_read(wnn_ir_graph *g, const void *data, size_t size,
       st = wnn_ir_fail(g, WNN_ERR_NOT_FOUND, false, "--shape %s: the model has no input named '%s'",
                        opt->shapes[s].name, opt->shapes[s].name);
   }
-  for (size_t i = 0; !st && i < gp->n_node; i++) st = read_node(g, gp->node[i], (int)i, base_dir, NULL);
+  for (size_t i = 0; !st && i < gp->n_node; i++)
+    st = read_node(g, gp->node[i], (int)i, base_dir, NULL, (int)i, NULL);
   for (size_t i = 0; !st && i < gp->n_output; i++) {
     const char *name = gp->output[i]->name ? gp->output[i]->name : "";
     int id = wnn_ir_find(g, name);
@@ -896,10 +913,11 @@ static wnn_status append_branch(wnn_ir_graph *g, int id, int branch, const char 
       break;
     }
     adopt(g, v, dt, ndim, dims, bytes, nbytes);
+    initializer_src(g, v, t->name ? t->name : "", origin);
   }
   int first = g->num_nodes;
   for (size_t i = 0; !st && i < gp->n_node; i++)
-    st = read_node(g, gp->node[i], index, base_dir, scope);
+    st = read_node(g, gp->node[i], index, base_dir, scope, (int)i, origin);
   for (int i = first; !st && i < g->num_nodes; i++) {
     wnn_ir_node *x = &g->nodes[i];
     x->num_guards = parent.num_guards;
@@ -963,6 +981,7 @@ wnn_status wnn_onnx_inline_branch(wnn_ir_graph *g, int id, int branch) {
     int dst = n->outputs[k], at;
     st = wnn_ir_add_node(g, -1, "Identity", "", if_name, n->index, &outs[k], 1, &dst, 1, NULL, &at);
     if (!st) copy_guards(&g->nodes[at], &g->nodes[id]);
+    if (!st) wnn_ir_node_absorb(g, at, id);
   }
   if (st) return st;
   g->nodes[id].dead = true;
@@ -997,6 +1016,7 @@ static wnn_status inline_one_branch(wnn_ir_graph *g, int id, int branch, const c
     st = wnn_ir_add_node(g, -1, "Identity", "", if_name, g->nodes[id].index, &outs[k], 1, &dst, 1,
                          NULL, &at);
     if (st) break;
+    wnn_ir_node_absorb(g, at, id);
     wnn_ir_node *x = &g->nodes[at];
     copy_guards(x, &g->nodes[id]);
     x->guards[x->num_guards] = cond;
@@ -1034,11 +1054,13 @@ wnn_status wnn_onnx_inline_if(wnn_ir_graph *g, int id, int then_branch, int else
     if ((st = wnn_ir_add_node(g, -1, "Squeeze", "", if_name, index, &cond, 1, &c, 1, NULL, &at)))
       return st;
     copy_guards(&g->nodes[at], &g->nodes[id]);
+    wnn_ir_node_absorb(g, at, id);
   }
   for (int k = 0; !st && k < g->nodes[id].num_outputs; k++) {
     int ins[3] = {c, touts[k], eouts[k]}, dst = g->nodes[id].outputs[k];
     st = wnn_ir_add_node(g, -1, "Where", "", if_name, index, ins, 3, &dst, 1, NULL, &at);
     if (st) break;
+    wnn_ir_node_absorb(g, at, id);
     wnn_ir_node *w = &g->nodes[at];
     copy_guards(w, &g->nodes[id]);
     w->if_merge = true;

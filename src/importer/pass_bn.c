@@ -96,6 +96,17 @@ wnn_status wnn_pass_bn_fold_node(wnn_ir_graph *g, int id, bool *folded) {
     if (conv) b[c] = (old - mean[c]) * s + bias[c];
     else b[c] = old * s + (float)((bias[c] - mean[c] * s) / (b_old ? beta : 1.0));
   }
+  /* Provenance: the layer computes the BN too; the new W and B come from
+   * the old ones and the BN's four inputs. */
+  wnn_ir_node_absorb(g, pid, id);
+  wnn_ir_value_from_value(g, w_new, p->inputs[1]);
+  if (b_old) wnn_ir_value_from_value(g, b_new, p->inputs[2]);
+  for (int k = 1; k <= 4; k++) {
+    wnn_ir_value_from_value(g, w_new, bn->inputs[k]);
+    wnn_ir_value_from_value(g, b_new, bn->inputs[k]);
+  }
+  wnn_ir_value_from_node(g, w_new, id);
+  wnn_ir_value_from_node(g, b_new, id);
   p->inputs[1] = w_new;
   if (p->num_inputs < 3) p->num_inputs = 3;
   p->inputs[2] = b_new;

@@ -33,7 +33,10 @@ static wnn_status fold_shape(wnn_ir_graph *g, wnn_ir_node *n) {
   if (wnn_ir_numel(y) != count || y->dtype != WNN_DTYPE_I64)
     return wnn_ir_node_fail(g, n, WNN_ERR_SHAPE, false, "inferred output disagrees with the input's shape");
   wnn_status st = wnn_ir_set_const(g, n->outputs[0], WNN_DTYPE_I64, y->ndim, y->dims, vals);
-  if (!st) n->dead = true;
+  if (!st) {
+    wnn_ir_value_from_node(g, n->outputs[0], (int)(n - g->nodes));
+    n->dead = true;
+  }
   return st;
 }
 
@@ -96,6 +99,9 @@ wnn_status wnn_pass_fold_node(wnn_ir_graph *g, int id, const void *params, size_
     wnn_ir_free_data(v->data);
     v->data = bufs[k];
     v->nbytes = sizes[k];
+    /* Provenance: the node and what its inputs were computed from. */
+    wnn_ir_value_from_node(g, n->outputs[k], id);
+    for (int i = 0; i < n->num_inputs; i++) wnn_ir_value_from_value(g, n->outputs[k], n->inputs[i]);
   }
   if (!st) n->dead = true;
   return st;

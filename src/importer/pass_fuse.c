@@ -119,6 +119,8 @@ wnn_status wnn_pass_fuse(wnn_ir_graph *g, int *fused) {
     wnn_ir_node *sig = silu_sigmoid(g, a);
     wnn_ir_node *p = sig ? fusable_producer(g, sig->inputs[0], a, conv_ok, gemm_ok) : NULL;
     if (p) {
+      wnn_ir_node_absorb(g, (int)(p - g->nodes), (int)(sig - g->nodes));
+      wnn_ir_node_absorb(g, (int)(p - g->nodes), i);
       if ((st = fuse(g, p, "SiLU", NULL, 0, a->outputs[0]))) return st;
       g->values[sig->outputs[0]].producer = -1;
       g->values[sig->outputs[0]].readers = 0;
@@ -136,6 +138,7 @@ wnn_status wnn_pass_fuse(wnn_ir_graph *g, int *fused) {
     if (g->values[a->inputs[0]].readers != 1) continue;
     wnn_ir_node *p = fusable_producer(g, a->inputs[0], a, conv_ok, gemm_ok);
     if (!p) continue;
+    wnn_ir_node_absorb(g, (int)(p - g->nodes), i);
     if ((st = fuse(g, p, a->op_type, params, np, a->outputs[0]))) return st;
     a->dead = true;
     count++;

@@ -256,6 +256,8 @@ static wnn_status int8_weights(qdq *s, int w, int zp, int axis, int *out) {
   wnn_status st = wnn_ir_add_const(g, wnn_ir_find(g, name) < 0 ? name : NULL, WNN_DTYPE_I8, ndim,
                                    dims, NULL, &id);
   if (st) return st;
+  wnn_ir_value_from_value(g, id, w);
+  wnn_ir_value_from_value(g, id, zp);
   wv = &g->values[w];
   zv = zp >= 0 ? &g->values[zp] : NULL;
   int8_t *dst = g->values[id].data;
@@ -311,6 +313,7 @@ static wnn_status pack_b(qdq *s, int b, bool trans, int *out) {
                                            : wnn_ir_add_const(g, NULL, g->values[b].dtype, 3, dims,
                                                               NULL, &id);
   if (st) return st;
+  wnn_ir_value_from_value(g, id, b);
   const unsigned char *src = g->values[b].data;
   unsigned char *dst = g->values[id].data; /* zeros */
   const size_t block = pb_block(dims[0], n);
@@ -379,7 +382,22 @@ static wnn_status replace(wnn_ir_graph *g, int at, const char *op, const char *n
   return WNN_OK;
 }
 
-static void kill(wnn_ir_graph *g, int id) {
+/* Node id is merged into node `into` (the rewritten pattern's node) and dies.
+ * Provenance: into computes it now, and the DequantizeLinear and
+ * DynamicQuantizeLinear nodes feeding it, which the pattern takes in. */
+static void kill(wnn_ir_graph *g, int id, int into) {
+  wnn_ir_node_absorb(g, into, id);
+  for (int k = 0; k < g->nodes[id].num_inputs; k++) {
+    const int v = g->nodes[id].inputs[k], pi = v >= 0 ? g->values[v].producer : -1;
+    if (pi >= 0 && (is_op(&g->nodes[pi], "DequantizeLinear") ||
+                    is_op(&g->nodes[pi], "DynamicQuantizeLinear")))
+      wnn_ir_node_absorb(g, into, pi);
+    /* A constant input: the DequantizeLinear folded into it (the map lists
+     * only the nodes of a node's sources, not its initializers). */
+    if (v >= 0 && g->values[v].data)
+      wnn_ir_src_union(g, &g->nodes[into].src, &g->nodes[into].num_src, g->values[v].src,
+                       g->values[v].num_src);
+  }
   wnn_ir_node *n = &g->nodes[id];
   n->dead = true;
   for (int k = 0; k < n->num_outputs; k++)
@@ -513,8 +531,8 @@ static wnn_status rewrite_conv(qdq *s, int qi, bool *done) {
     if (yzp < 0 && (st = note_freeable(s, yz))) return st;
     return note_freeable(s, wq8);
   }
-  kill(g, ci);
-  if (ai >= 0) kill(g, ai);
+  kill(g, ci, qi);
+  if (ai >= 0) kill(g, ai, qi);
   if ((st = note_freeable(s, w_float)) || (st = note_freeable(s, b_float)) ||
       (st = note_freeable(s, wp.q)))
     return st;
@@ -575,7 +593,7 @@ static wnn_status rewrite_matmul(qdq *s, int qi, bool *done) {
     if ((yzp < 0 && (st = note_freeable(s, yz))) || (st = note_freeable(s, b8))) return st;
     return note_freeable(s, packed);
   }
-  kill(g, mi);
+  kill(g, mi, qi);
   if ((st = note_freeable(s, b_float)) || (st = note_freeable(s, bp.q)) ||
       (st = note_freeable(s, b8)))
     return st;
@@ -686,10 +704,10 @@ static wnn_status rewrite_dynamic(qdq *s, int m2, bool *done) {
     if ((st = note_freeable(s, w8))) return st;
     return note_freeable(s, packed);
   }
-  kill(g, mi);
-  kill(g, cast);
-  kill(g, m1);
-  if (last != m2) kill(g, m2);
+  kill(g, mi, last);
+  kill(g, cast, last);
+  kill(g, m1, last);
+  if (last != m2) kill(g, m2, last);
   if ((st = note_freeable(s, w_int)) || (st = note_freeable(s, w8))) return st;
   *done = true;
   return WNN_OK;
@@ -943,6 +961,7 @@ static wnn_status rewrite_lut(qdq *s, int qi, bool *done) {
   int tid;
   const int64_t dims[1] = {256};
   if ((st = wnn_ir_add_const(g, NULL, ydt, 1, dims, table, &tid))) return st;
+  for (int i = 0; i < L.n; i++) wnn_ir_value_from_node(g, tid, L.nodes[i]);
   char name[300];
   snprintf(name, sizeof name, "%.290s", g->nodes[qi].name);
   const int ins[2] = {L.x, tid};
@@ -950,7 +969,7 @@ static wnn_status rewrite_lut(qdq *s, int qi, bool *done) {
   if (!ok) return note_freeable(s, tid);
   for (int i = 1; i < L.n; i++) {
     const wnn_ir_node *n = &g->nodes[L.nodes[i]];
-    if (!(is_op(n, "DequantizeLinear") && n->inputs[0] == L.x)) kill(g, L.nodes[i]);
+    if (!(is_op(n, "DequantizeLinear") && n->inputs[0] == L.x)) kill(g, L.nodes[i], qi);
   }
   *done = true;
   return WNN_OK;
@@ -1008,8 +1027,8 @@ static wnn_status rewrite_qbinary(qdq *s, int qi, bool *done) {
                     cJSON_Parse(ri >= 0 ? "{\"activation\":\"Relu\"}" : "{}"), &ok)))
     return st;
   if (!ok) return yzp < 0 ? note_freeable(s, yz) : WNN_OK;
-  kill(g, bi);
-  if (ri >= 0) kill(g, ri);
+  kill(g, bi, qi);
+  if (ri >= 0) kill(g, ri, qi);
   *done = true;
   return WNN_OK;
 }
@@ -1044,7 +1063,7 @@ static wnn_status rewrite_qgap(qdq *s, int qi, bool *done) {
   if ((st = replace(g, qi, "QLinearGlobalAveragePool", name, ins, 5, cJSON_CreateObject(), &ok)))
     return st;
   if (!ok) return yzp < 0 ? note_freeable(s, yz) : WNN_OK;
-  kill(g, pi);
+  kill(g, pi, qi);
   *done = true;
   return WNN_OK;
 }
@@ -1088,7 +1107,7 @@ static wnn_status rewrite_qmaxpool(qdq *s, int qi, int pi, int ys, int yzp, wnn_
   cJSON *attrs = p->attrs ? cJSON_Duplicate(p->attrs, 1) : cJSON_CreateObject();
   wnn_status st = replace(g, qi, "MaxPool", name, &dp.q, 1, attrs, &ok);
   if (st || !ok) return st;
-  kill(g, pi);
+  kill(g, pi, qi);
   *done = true;
   return WNN_OK;
 }
@@ -1161,6 +1180,8 @@ static wnn_status rewrite_qmove(qdq *s, int qi, bool *done) {
     int tid;
     const int64_t dims[1] = {256};
     if ((st = wnn_ir_add_const(g, NULL, ydt, 1, dims, table, &tid))) break;
+    wnn_ir_value_from_node(g, tid, requant[k]);
+    wnn_ir_value_from_node(g, tid, qi);
     wnn_ir_node *n = &g->nodes[requant[k]];
     char *op = wnn_ir_strdup("QLookup");
     cJSON *attrs = cJSON_CreateObject();
@@ -1205,7 +1226,7 @@ static wnn_status rewrite_qmove(qdq *s, int qi, bool *done) {
     g->values[n->outputs[0]] = o->out;
   }
   if (st || !ok) return st;
-  kill(g, pi);
+  kill(g, pi, qi);
   *done = true;
   return WNN_OK;
 }

@@ -185,6 +185,14 @@ static wnn_status fold_one(wnn_ir_graph *g, int id, bool *done) {
   if (!set_ints(n->attrs, "kernel_shape", 2, k2) || !set_ints(n->attrs, "strides", 2, s2) ||
       !set_ints(n->attrs, "pads", 4, p2))
     return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory folding a space-to-depth");
+  /* Provenance: the Conv computes the Concat and the Slices now. */
+  const int cat_id = g->values[n->inputs[0]].producer;
+  wnn_ir_node_absorb(g, id, cat_id);
+  for (int k = 0; k < g->nodes[cat_id].num_inputs; k++)
+    for (int v = g->nodes[cat_id].inputs[k]; v >= 0 && v != src && g->values[v].producer >= 0;
+         v = g->nodes[g->values[v].producer].inputs[0])
+      wnn_ir_node_absorb(g, id, g->values[v].producer);
+  wnn_ir_value_from_value(g, w_new, n->inputs[1]);
   g->values[n->inputs[0]].readers--;
   g->values[src].readers++;
   g->values[n->inputs[1]].readers--;

@@ -70,10 +70,13 @@ wnn_status wnn_pass_s2d_conv(wnn_ir_graph *g, int *folded);
 void wnn_pass_dce(wnn_ir_graph *g, int *removed);
 
 /* Emits the live graph through the builder. *artifact is malloc'd; with
- * params non-NULL the weights go to a params blob there (malloc'd too). */
+ * params non-NULL the weights go to a params blob there (malloc'd too).
+ * release: a release artifact (integer names); map non-NULL: *map gets the
+ * map file's tree (docs/format.md) without its "artifact" digest, which
+ * wnn_import_map_print adds. */
 wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, const wnn_builder_weights *weights,
-                    void **artifact, size_t *size, void **params, size_t *params_size,
-                    int *num_nodes);
+                    bool release, struct cJSON **map, void **artifact, size_t *size,
+                    void **params, size_t *params_size, int *num_nodes);
 
 /* Statuses that mean "wnn does not support this" rather than "bad model". */
 bool wnn_status_is_unsupported(wnn_status st);

@@ -30,11 +30,14 @@ enum {
 /* (wnn_codec in wnn.h: 0 raw, 3 fill, 4 fp16, 5 int8, 128-255 the user's) */
 enum { WNN_SECTION_FLAG_REQUIRED = 1u << 0 };
 
-/* Required feature bits (docs/format.md). Bit 1 is reserved for
- * INTEGER_NAMES. Bit 0, EXTERNAL_PARAMS: some params live in a params blob
+/* Required feature bits (docs/format.md). Bit 0, EXTERNAL_PARAMS: some params live in a params blob
  * (docs/params.md) that the PARAMS_REF section identifies; the model loads
  * only with it (wnn_model_load_with_params). */
 #define WNN_FEATURE_EXTERNAL_PARAMS (UINT64_C(1) << 0)
+/* Bit 1, INTEGER_NAMES: a release artifact (wnn convert --release): params,
+ * nodes and intermediates have no names; messages name them by index, and a
+ * map file (docs/format.md) traces them back to the source model. */
+#define WNN_FEATURE_INTEGER_NAMES (UINT64_C(1) << 1)
 /* Bit 2, GUARDS: some node carries "when"
  * guards; a reader that ignored them would run both branches of an If. */
 #define WNN_FEATURE_GUARDS (UINT64_C(1) << 2)
@@ -49,7 +52,8 @@ enum { WNN_SECTION_FLAG_REQUIRED = 1u << 0 };
 #define WNN_FEATURE_DYNAMIC (UINT64_C(1) << 4)
 /* Feature bits this reader knows. */
 #define WNN_KNOWN_REQUIRED_FEATURES \
-  (WNN_FEATURE_EXTERNAL_PARAMS | WNN_FEATURE_GUARDS | WNN_FEATURE_INPLACE | WNN_FEATURE_DYNAMIC)
+  (WNN_FEATURE_EXTERNAL_PARAMS | WNN_FEATURE_INTEGER_NAMES | WNN_FEATURE_GUARDS | \
+   WNN_FEATURE_INPLACE | WNN_FEATURE_DYNAMIC)
 /* At most this many guards per node ("when"; the If nesting depth). */
 #define WNN_MAX_GUARDS 8
 

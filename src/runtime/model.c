@@ -172,7 +172,7 @@ static wnn_status read_value(wnn_model *m, const cJSON *j, int index, const uint
     case WNN_VALUE_PARAM: {
       const cJSON *ext = cJSON_GetObjectItemCaseSensitive(j, "external");
       if (ext) { /* in the params blob (docs/params.md) */
-        const char *pname = v->name ? v->name : "unnamed";
+        const char *pname = v->name ? v->name : where; /* a release artifact: values[N] */
         if (!cJSON_IsString(ext) || !ext->valuestring[0])
           return fail(WNN_ERR_MALFORMED, "graph: %s.external is not a tensor name", where);
         if (!m->bound)
@@ -207,7 +207,7 @@ static wnn_status read_value(wnn_model *m, const cJSON *j, int index, const uint
       if (cJSON_GetObjectItemCaseSensitive(j, "codec") &&
           (st = get_int(j, "codec", 0, UINT32_MAX, where, &codec)))
         return st;
-      const char *pname = v->name ? v->name : "unnamed";
+      const char *pname = v->name ? v->name : where; /* a release artifact: values[N] */
       /* nbytes is what WEIGHTS stores: every element for raw, one for a fill,
        * which materialize_fills repeats once all values are read, the encoded
        * bytes for a decoding codec (decode_params). */
@@ -248,7 +248,7 @@ static wnn_status read_value(wnn_model *m, const cJSON *j, int index, const uint
       break;
     }
   }
-  if (!v->name && (v->kind == WNN_VALUE_INPUT || v->kind == WNN_VALUE_PARAM))
+  if (!v->name && (v->kind == WNN_VALUE_INPUT || (v->kind == WNN_VALUE_PARAM && !m->integer_names)))
     return fail(WNN_ERR_MALFORMED, "graph: %s is an %s without a name", where, k);
   return WNN_OK;
 }
@@ -337,7 +337,8 @@ static wnn_status decode_params(wnn_model *m) {
     wnn_value *v = &m->values[i];
     if (v->kind != WNN_VALUE_PARAM || !wnn_codec_decodes(v->codec)) continue;
     char what[300];
-    wnn_fmt(what, sizeof what, "param '%s'", v->name ? v->name : "unnamed");
+    if (v->name) wnn_fmt(what, sizeof what, "param '%s'", v->name);
+    else wnn_fmt(what, sizeof what, "param value %d", i); /* a release artifact's */
     wnn_status st = wnn_codec_decode(&m->allocator, v->codec, v->dims, v->data, v->stored,
                                      m->decoded + at, v->nbytes, what);
     if (st) return st;
@@ -1053,6 +1054,7 @@ static wnn_status load(const void *data, size_t size, wnn_params *params,
   m->allocator = *a;
   m->kernels = opt.kernels;
   m->dynamic = (c.required_features & WNN_FEATURE_DYNAMIC) != 0;
+  m->integer_names = (c.required_features & WNN_FEATURE_INTEGER_NAMES) != 0;
 
   const uint8_t *base = data;
   if (!(opt.flags & WNN_LOAD_BORROW)) {

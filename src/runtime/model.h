@@ -96,6 +96,7 @@ struct wnn_model {
    * The values, nodes and arena_bytes above are the reference plan, at every
    * dim's default. */
   int dynamic;                 /* the artifact sets the DYNAMIC bit */
+  int integer_names;           /* ... the INTEGER_NAMES bit: params may be unnamed */
   int num_dims, cap_dims;
   wnn_dim *dims;
   int64_t *declared;           /* dynamic: per input WNN_MAX_DIMS dims, WNN_DIM_DYNAMIC
