@@ -7,7 +7,7 @@
 #   npm run fuzz -- --seconds 600 fuzz_importer
 #
 #   HARNESS     fuzz_loader fuzz_loader_resealed fuzz_params fuzz_importer fuzz_npy
-#               fuzz_tensorproto (default: all of them, in that order)
+#               fuzz_tensorproto fuzz_map (default: all of them, in that order)
 #   --seconds N run each harness for N seconds (default 300 when neither
 #               --seconds nor --runs is given)
 #   --runs N    stop each harness after N executions (with --seconds: whichever
@@ -40,7 +40,7 @@ set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-ALL=(fuzz_loader fuzz_loader_resealed fuzz_params fuzz_importer fuzz_npy fuzz_tensorproto)
+ALL=(fuzz_loader fuzz_loader_resealed fuzz_params fuzz_importer fuzz_npy fuzz_tensorproto fuzz_map)
 SHORT_RUNS=10000
 SHORT_MAX_SECONDS=40 # a safety cap per harness in --short mode, not the budget
 B=build/fuzz
@@ -93,6 +93,7 @@ seed_kind() {
     fuzz_params) echo params ;;
     fuzz_npy) echo npy ;;
     fuzz_tensorproto) echo tensorproto ;;
+    fuzz_map) echo map ;;
   esac
 }
 dict_of() {
@@ -137,7 +138,7 @@ make_seeds() {
   local tmp wnn
   echo "== fuzz.sh: making seeds in $SEEDS"
   rm -rf "$SEEDS"
-  mkdir -p "$SEEDS"/{artifacts,onnx,npy,tensorproto,params}
+  mkdir -p "$SEEDS"/{artifacts,onnx,npy,tensorproto,params,map}
   tmp=$(mktemp -d "$B/seeds-tmp.XXXXXX")
   # The CLI that converts: the native build's when there is one (faster),
   # else the fuzz build's own (instrumented, but the same code).
@@ -240,14 +241,26 @@ put("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }", bytes(16))
 PY
   add_seeds "$SEEDS/npy" 4096 "$tmp"/fixtures/*.npy "$tmp"/npy/*.npy
 
+  # Map files (fuzz_map: "@SHA@" is the digest of its 3-byte artifact): a
+  # map with nodes, params, intermediates and an added node, and a few that
+  # break one rule each.
+  local head='{"wnn_map":1,"artifact":{"sha256":"@SHA@","bytes":3},"source":{"format":"onnx","opset":13,"nodes":4}'
+  local nodes='"nodes":[{"node":0,"op":"Conv","name":"c","onnx":[{"index":0,"name":"c","op":"Conv"},{"index":1,"name":"r","op":"Relu","in":"then_branch of If node 3 '"'"'if'"'"'"}],"outputs":["y"]},{"node":1,"op":"Cast","onnx":[],"added":"float16 graph output"},{"node":2,"op":"Add"}]'
+  local values='"values":[{"value":1,"kind":"param","name":"w","param":0,"initializers":["w","s"],"onnx":[{"index":2,"name":"bn","op":"BatchNormalization"}]},{"value":3,"kind":"intermediate","name":"y"}]'
+  printf '%s,%s,%s}' "$head" "$nodes" "$values" >"$SEEDS/map/full.json"
+  printf '%s,"nodes":[],"values":[]}' "$head" >"$SEEDS/map/empty.json"
+  printf '%s,"nodes":[{"node":70000},{"node":-1},{"node":1.5},{"node":2,"onnx":7}],"values":{"value":2}}' "$head" >"$SEEDS/map/odd.json"
+  printf '{"wnn_map":2,"artifact":{"sha256":"@SHA@","bytes":3}}' >"$SEEDS/map/version.json"
+  printf '{"wnn_map":1,"artifact":{"sha256":"@SHA@","bytes":4}}' >"$SEEDS/map/size.json"
+
   rm -rf "$tmp"
-  for k in artifacts onnx npy tensorproto params; do
+  for k in artifacts onnx npy tensorproto params map; do
     printf '   %-12s %5d seeds\n' "$k" "$(find "$SEEDS/$k" -type f | wc -l)"
   done
   touch "$SEEDS/.done"
 }
 
-if [ $reseed = 1 ] || [ ! -f "$SEEDS/.done" ] || [ ! -d "$SEEDS/params" ]; then make_seeds; fi
+if [ $reseed = 1 ] || [ ! -f "$SEEDS/.done" ] || [ ! -d "$SEEDS/map" ]; then make_seeds; fi
 
 # ------------------------------------------------------------------ run
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:symbolize=1}

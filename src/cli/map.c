@@ -73,8 +73,15 @@ wnn_status wnn_cli_map_load(const char *path, const void *artifact, size_t size,
     snprintf(err, cap, "--map %s: %s", path, why);
     return WNN_ERR_IO;
   }
-  cJSON *root = cJSON_ParseWithLength(data, n);
+  wnn_status st = wnn_cli_map_parse(data, n, path, artifact, size, out, err, cap);
   free(data);
+  return st;
+}
+
+wnn_status wnn_cli_map_parse(const void *text, size_t n, const char *path, const void *artifact,
+                             size_t size, wnn_cli_map **out, char *err, size_t cap) {
+  *out = NULL;
+  cJSON *root = cJSON_ParseWithLength(text, n);
   const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "wnn_map");
   if (!root || !cJSON_IsObject(root) || !cJSON_IsNumber(version)) {
     cJSON_Delete(root);

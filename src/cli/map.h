@@ -19,6 +19,9 @@ typedef struct wnn_cli_map wnn_cli_map;
  * which (WNN_ERR_INVALID_ARGUMENT; WNN_ERR_IO when the file cannot be read). */
 wnn_status wnn_cli_map_load(const char *path, const void *artifact, size_t size,
                             wnn_cli_map **out, char *err, size_t errcap);
+/* The same for the map's text[n] in hand (path names it in messages). */
+wnn_status wnn_cli_map_parse(const void *text, size_t n, const char *path, const void *artifact,
+                             size_t size, wnn_cli_map **out, char *err, size_t cap);
 void wnn_cli_map_free(wnn_cli_map *map);
 
 /* Node `node`'s ONNX nodes as "Conv '/c1/Conv' + Relu '/r1/Relu'" into buf
