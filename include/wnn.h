@@ -443,6 +443,20 @@ wnn_status wnn_executor_profile(const wnn_executor *executor, int index, wnn_nod
 /* The number of nodes of the model (the profile table's entries). */
 int wnn_model_num_nodes(const wnn_model *model);
 
+/* Intra-op threads (docs/threads.md): this executor's runs use `threads`
+ * threads (1 to 64): the calling thread and threads - 1 workers the executor
+ * owns, started here (allocation and thread creation happen here, never in
+ * run) and idle between runs; 1, the default, stops them. The GEMMs of
+ * MatMul, Gemm, Conv (im2col and 1x1), QLinearConv, QLinearMatMul,
+ * MatMulInteger and DynamicQuantizeMatMul split their output tiles across the
+ * threads, so results are bitwise the same for any count; other ops, and
+ * GEMMs too small to pay for waking threads, run on the calling thread. One
+ * executor still runs on one caller at a time; wnn_model_predict uses one
+ * thread. Builds without threads (the wasm modules) refuse a count above 1
+ * with WNN_ERR_UNSUPPORTED. */
+wnn_status wnn_executor_set_threads(wnn_executor *executor, int threads);
+int wnn_executor_threads(const wnn_executor *executor);
+
 /* ------------------------------------------------------ stateless predict */
 
 /* Runs the model once, statelessly: inputs[i] is input i (as for

@@ -70,14 +70,16 @@ static const char usage_text[] =
     "      --map checks that FILE is this artifact's map and lists each node\n"
     "      with the ONNX nodes it computes, and each param's initializers\n"
     "  run MODEL.wnn --input NAME=FILE ... [--output-dir DIR] [--params FILE.wnnp]\n"
-    "        [--dump DIR]\n"
+    "        [--dump DIR] [--map FILE] [--threads N]\n"
     "      runs the model once; FILE is .npy or an ONNX TensorProto .pb; NAME is an\n"
     "      input name or index; writes DIR/output_<i>.npy (DIR defaults to .) and\n"
     "      prints one JSON line per output; --dump DIR runs a debug executor (no\n"
     "      memory reused) and writes every named value but the weights as\n"
-    "      DIR/<name>.npy, listed in DIR/values.json\n"
+    "      DIR/<name>.npy, listed in DIR/values.json; --threads N (run and bench)\n"
+    "      splits the GEMMs of MatMul, Conv and the quantized ops over N threads\n"
+    "      (native builds; the results are the same bits)\n"
     "  bench MODEL.wnn [--number N] [--repeat R] [--min-repeat-ms M] [--input NAME=FILE]...\n"
-    "        [--profile] [--params FILE.wnnp]\n"
+    "        [--profile] [--params FILE.wnnp] [--map FILE] [--threads N]\n"
     "      times runs like TVM's time_evaluator (defaults: N=10, R=1, M=0; one\n"
     "      warm-up run; inputs not given are zeros) and prints JSON; --profile\n"
     "      then times each node over as many more runs: a \"profile\" list in the\n"
@@ -163,12 +165,13 @@ typedef struct cli_args {
   const char *map;    /* --map FILE: the artifact's map file */
   int json, profile, weights; /* weights: info --weights */
   long number, repeat;
+  long threads; /* --threads N: the executor's intra-op threads */
   double min_repeat_ms;
 } cli_args;
 
 enum { OPT_JSON = 1, OPT_INPUT = 2, OPT_OUTPUT_DIR = 4, OPT_NUMBER = 8, OPT_REPEAT = 16,
        OPT_MIN_REPEAT_MS = 32, OPT_PROFILE = 64,
-       OPT_PARAMS = 128, OPT_WEIGHTS = 256, OPT_DUMP = 512, OPT_MAP = 1024 };
+       OPT_PARAMS = 128, OPT_WEIGHTS = 256, OPT_DUMP = 512, OPT_MAP = 1024, OPT_THREADS = 2048 };
 
 static int parse_long(const char *opt, const char *text, long min, long *out) {
   char *end;
@@ -216,7 +219,7 @@ static int parse_args(const char *command, int argc, char **argv, int first, uns
                 {"--repeat", OPT_REPEAT, 1},      {"--min-repeat-ms", OPT_MIN_REPEAT_MS, 1},
                 {"--profile", OPT_PROFILE, 0},    {"--params", OPT_PARAMS, 1},
                 {"--weights", OPT_WEIGHTS, 0},    {"--dump", OPT_DUMP, 1},
-                {"--map", OPT_MAP, 1}};
+                {"--map", OPT_MAP, 1},            {"--threads", OPT_THREADS, 1}};
     size_t k, n = 0;
     const char *eq = strchr(arg, '=');
     size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
@@ -264,6 +267,7 @@ static int parse_args(const char *command, int argc, char **argv, int first, uns
         a->output_dir = value;
         break;
       case OPT_NUMBER: rc = parse_long("--number", value, 1, &a->number); break;
+      case OPT_THREADS: rc = parse_long("--threads", value, 1, &a->threads); break;
       case OPT_REPEAT: rc = parse_long("--repeat", value, 1, &a->repeat); break;
       case OPT_MIN_REPEAT_MS: rc = parse_double("--min-repeat-ms", value, &a->min_repeat_ms); break;
     }
@@ -470,6 +474,8 @@ static int prepare(const wnn_model *model, const cli_args *a, int require_all,
   if (st != WNN_OK)
     return fail("%s: cannot create an executor: %s: %s", a->model, wnn_status_str(st),
                 wnn_last_error());
+  if (a->threads > 1 && (st = wnn_executor_set_threads(*exec, (int)a->threads)) != WNN_OK)
+    return fail("%s: --threads %ld: %s", a->model, a->threads, wnn_executor_errmsg(*exec));
   int n = wnn_model_num_inputs(model);
   unsigned char *given = (unsigned char *)calloc((size_t)n + 1, 1);
   if (!given) return fail("out of memory");
@@ -829,7 +835,7 @@ static int dump_values(const wnn_model *model, wnn_executor *exec, const char *d
 static int cmd_run(int argc, char **argv) {
   cli_args a;
   int rc = parse_args("run", argc, argv, 2,
-                      OPT_INPUT | OPT_OUTPUT_DIR | OPT_PARAMS | OPT_DUMP | OPT_MAP, &a);
+                      OPT_INPUT | OPT_OUTPUT_DIR | OPT_PARAMS | OPT_DUMP | OPT_MAP | OPT_THREADS, &a);
   if (rc) return rc;
   wnn_model *model;
   if ((rc = load_model(a.model, a.params, a.map, &model))) return rc;
@@ -956,7 +962,7 @@ static int cmd_bench(int argc, char **argv) {
   cli_args a;
   int rc = parse_args("bench", argc, argv, 2,
                       OPT_INPUT | OPT_NUMBER | OPT_REPEAT | OPT_MIN_REPEAT_MS | OPT_PROFILE |
-                          OPT_PARAMS | OPT_MAP,
+                          OPT_PARAMS | OPT_MAP | OPT_THREADS,
                       &a);
   if (rc) return rc;
   wnn_model *model;

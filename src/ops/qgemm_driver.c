@@ -7,6 +7,7 @@
  * or block gives the same bits.
  */
 #include "ops/op_internal.h"
+#include "runtime/pool.h"
 
 /* Columns per block: as many (a multiple of 16, at least 16) as keep the
  * block of B within BLOCK_BYTES; pair_bytes is one column's bytes per k-pair
@@ -25,19 +26,47 @@ static size_t column_block(size_t k, size_t pair_bytes) {
   return nc > NC_MIN ? nc : NC_MIN;
 }
 
+/* One GEMM's panels as units for wnn_parallel_for (gemm_driver.c): unit u
+ * is row panel u % panels of column block u / panels. pb: the pb kernels
+ * (int16 A rows, int8 B pairs) instead of the conv ones. */
+typedef struct qs8_job {
+  const wnn_qs8_gemm_config *g;
+  int pb;
+  size_t m, n, k, MR, NC, panels, a_rs, b_rs, c_rs;
+  const void *a, *b;
+  const int32_t *init;
+  int32_t *c;
+} qs8_job;
+
+static void qs8_units(void *ctx, size_t u0, size_t u1) {
+  const qs8_job *j = ctx;
+  for (size_t u = u0; u < u1; u++) {
+    const size_t j0 = u / j->panels * j->NC, i = u % j->panels * j->MR;
+    const size_t nc = j->n - j0 < j->NC ? j->n - j0 : j->NC;
+    const size_t mr = j->m - i < j->MR ? j->m - i : j->MR;
+    const int32_t *init = j->init ? j->init + i : NULL;
+    int32_t *c = j->c + i * j->c_rs + j0;
+    if (j->pb)
+      j->g->pb(mr, nc, j->k, (const int16_t *)j->a + i * j->a_rs, j->a_rs,
+               (const int8_t *)j->b + 2 * j0, j->b_rs, init, c, j->c_rs);
+    else
+      j->g->conv(mr, nc, j->k, (const int8_t *)j->a + i * j->a_rs, j->a_rs,
+                 (const int16_t *)j->b + 2 * j0, j->b_rs, init, c, j->c_rs);
+  }
+}
+
+static void run(qs8_job *j, size_t MR, size_t NC) {
+  j->MR = MR, j->NC = NC, j->panels = (j->m + MR - 1) / MR;
+  const size_t blocks = (j->n + NC - 1) / NC;
+  wnn_parallel_for(j->panels * blocks, WNN_PARALLEL_MIN_MACS / (MR * NC * j->k) + 1, qs8_units, j);
+}
+
 void wnn_qs8_gemm(const wnn_qs8_gemm_config *g, size_t m, size_t n, size_t k, const int8_t *a,
                   size_t a_rs, const int16_t *b, size_t b_rs, const int32_t *init, int32_t *c,
                   size_t c_rs) {
   if (k == 0) return fill_init(m, n, init, c, c_rs);
-  const size_t MR = g->conv_mr, NC = column_block(k, 4);
-  for (size_t j0 = 0; j0 < n; j0 += NC) {
-    const size_t nc = n - j0 < NC ? n - j0 : NC;
-    for (size_t i = 0; i < m; i += MR) {
-      const size_t mr = m - i < MR ? m - i : MR;
-      g->conv(mr, nc, k, a + i * a_rs, a_rs, b + 2 * j0, b_rs, init ? init + i : NULL,
-              c + i * c_rs + j0, c_rs);
-    }
-  }
+  qs8_job j = {g, 0, m, n, k, 0, 0, 0, a_rs, b_rs, c_rs, a, b, init, c};
+  run(&j, g->conv_mr, column_block(k, 4));
 }
 
 size_t wnn_qs8_gemm_pb_block(size_t k) { return column_block(k, 2); }
@@ -46,13 +75,6 @@ void wnn_qs8_gemm_pb(const wnn_qs8_gemm_config *g, size_t m, size_t n, size_t k,
                      size_t a_rs, const int8_t *b, size_t b_rs, const int32_t *init, int32_t *c,
                      size_t c_rs) {
   if (k == 0) return fill_init(m, n, init, c, c_rs);
-  const size_t MR = g->pb_mr, NC = column_block(k, 2);
-  for (size_t j0 = 0; j0 < n; j0 += NC) {
-    const size_t nc = n - j0 < NC ? n - j0 : NC;
-    for (size_t i = 0; i < m; i += MR) {
-      const size_t mr = m - i < MR ? m - i : MR;
-      g->pb(mr, nc, k, a + i * a_rs, a_rs, b + 2 * j0, b_rs, init ? init + i : NULL,
-            c + i * c_rs + j0, c_rs);
-    }
-  }
+  qs8_job j = {g, 1, m, n, k, 0, 0, 0, a_rs, b_rs, c_rs, a, b, init, c};
+  run(&j, g->pb_mr, column_block(k, 2));
 }

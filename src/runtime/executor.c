@@ -11,6 +11,7 @@
 #include "base/status.h"
 #include "ops/op.h"
 #include "runtime/model.h"
+#include "runtime/pool.h"
 #include "runtime/replan.h"
 
 #define MSG_CAP 512
@@ -46,6 +47,7 @@ struct wnn_executor {
   size_t *offsets;
   size_t debug_scratch;
   int ran;
+  wnn_pool *pool; /* wnn_executor_set_threads: NULL for one thread */
   char msg[MSG_CAP];
 };
 
@@ -192,8 +194,27 @@ void wnn_executor_destroy(wnn_executor *ex) {
   wnn_free(a, ex->prof_runs, ((size_t)m->num_nodes + 1) * sizeof *ex->prof_runs, 8);
   wnn_free(a, ex->prof_ns, ((size_t)m->num_nodes + 1) * sizeof *ex->prof_ns, 8);
   wnn_free(a, ex->offsets, ((size_t)m->num_values + 1) * sizeof *ex->offsets, sizeof(size_t));
+  wnn_pool_free(ex->pool);
   wnn_free(a, ex, sizeof *ex, 16);
 }
+
+wnn_status wnn_executor_set_threads(wnn_executor *ex, int threads) {
+  if (!ex) return fail(NULL, WNN_ERR_INVALID_ARGUMENT, "wnn_executor_set_threads: executor is NULL");
+  if (threads < 1 || threads > WNN_MAX_THREADS)
+    return fail(ex, WNN_ERR_INVALID_ARGUMENT, "wnn_executor_set_threads: %d threads, expected 1 to %d",
+                threads, WNN_MAX_THREADS);
+  if (threads == wnn_pool_threads(ex->pool)) return WNN_OK;
+  wnn_pool *pool = NULL;
+  if (threads > 1) {
+    wnn_status st = wnn_pool_create(&ex->model->allocator, threads, &pool);
+    if (st) return fail(ex, st, "wnn_executor_set_threads: %s", wnn_last_error());
+  }
+  wnn_pool_free(ex->pool);
+  ex->pool = pool;
+  return WNN_OK;
+}
+
+int wnn_executor_threads(const wnn_executor *ex) { return ex ? wnn_pool_threads(ex->pool) : 0; }
 
 size_t wnn_executor_arena_bytes(const wnn_executor *ex) { return ex ? ex->arena_bytes : 0; }
 
@@ -475,7 +496,9 @@ wnn_status wnn_executor_run(wnn_executor *ex) {
     wnn_run_ctx ctx = {params, n->num_inputs, in,  n->num_outputs,
                        out,    ex->arena + scratch, msg, sizeof msg};
     const uint64_t t0 = ex->profiling ? now_ns() : 0;
+    wnn_pool *previous = wnn_pool_enter(ex->pool);
     wnn_status st = n->run(&ctx);
+    wnn_pool_leave(previous);
     if (ex->profiling) ex->prof_ns[i] += now_ns() - t0, ex->prof_runs[i]++;
     if (st)
       return fail(ex, st, "node %d (%s%s%s%s): %s", i, n->op->name, n->name ? " '" : "",

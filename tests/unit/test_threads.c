@@ -1,5 +1,6 @@
-/* One model shared by many threads: each thread runs its own executor, and
- * others call the stateless wnn_model_predict, all at once. Every result must
+/* One model shared by many threads: each thread runs its own executor (some
+ * with intra-op threads of their own, wnn_executor_set_threads), and others
+ * call the stateless wnn_model_predict, all at once. Every result must
  * equal the single-threaded one bit for bit. Other threads load and free
  * models meanwhile, good and bad artifacts alike (the JSON parser's state is
  * per thread). scripts/test.sh also runs this program under ThreadSanitizer
@@ -28,7 +29,7 @@ int main(void) {
 
 #define THREADS 8
 #define LOADERS 3
-#define RUNS 50
+#define RUNS 200
 #define N 4096
 
 static wnn_model *model;
@@ -39,22 +40,30 @@ static float inputs[THREADS][N], expected[THREADS][N];
 
 static DLTensor tensor(float *data, int64_t *shape) { return dl_tensor(data, WNN_DTYPE_F32, 2, shape); }
 
-/* y = Sigmoid(x * W + x): element-wise, so every value depends on its input. */
+/* y = Sigmoid(x * W + x + (x W2) W3): element-wise, so every value depends on
+ * its input, plus two MatMuls big enough to be split over intra-op threads
+ * (64 x 64 x 256 and 64 x 256 x 64 multiply-adds). */
 static wnn_model *build(void) {
   wnn_builder *b = NULL;
   if (wnn_builder_create(NULL, &b)) return NULL;
-  int64_t s[] = {64, 64};
-  static float w[N];
+  int64_t s[] = {64, 64}, s2[] = {64, 256}, s3[] = {256, 64};
+  static float w[N], w2[4 * N], w3[4 * N];
   for (int i = 0; i < N; i++) w[i] = (float)(i % 13) / 7.0f - 0.9f;
-  int x, W, m, a, y;
+  for (int i = 0; i < 4 * N; i++) w2[i] = (float)(i % 7 - 3) / 50.0f, w3[i] = (float)(i % 5 - 2) / 40.0f;
+  int x, W, W2, W3, m, a, h, g, t, y;
   wnn_model *out = NULL;
   void *data;
   size_t size;
   if (!wnn_builder_add_input(b, "x", WNN_DTYPE_F32, 2, s, &x) &&
       !wnn_builder_add_param(b, "w", WNN_DTYPE_F32, 2, s, w, &W) &&
+      !wnn_builder_add_param(b, "w2", WNN_DTYPE_F32, 2, s2, w2, &W2) &&
+      !wnn_builder_add_param(b, "w3", WNN_DTYPE_F32, 2, s3, w3, &W3) &&
       !wnn_builder_add_node(b, "Mul", NULL, (int[]){x, W}, 2, NULL, 1, &m) &&
       !wnn_builder_add_node(b, "Add", NULL, (int[]){m, x}, 2, NULL, 1, &a) &&
-      !wnn_builder_add_node(b, "Sigmoid", NULL, &a, 1, NULL, 1, &y) &&
+      !wnn_builder_add_node(b, "MatMul", NULL, (int[]){x, W2}, 2, NULL, 1, &h) &&
+      !wnn_builder_add_node(b, "MatMul", NULL, (int[]){h, W3}, 2, NULL, 1, &g) &&
+      !wnn_builder_add_node(b, "Add", NULL, (int[]){a, g}, 2, NULL, 1, &t) &&
+      !wnn_builder_add_node(b, "Sigmoid", NULL, &t, 1, NULL, 1, &y) &&
       !wnn_builder_add_output(b, y, "y") && !wnn_builder_finish(b, &data, &size)) {
     if (wnn_model_load(data, size, NULL, &out)) out = NULL;
     /* Keep copies for the loader threads: the artifact, and one whose GRAPH
@@ -104,6 +113,8 @@ static void *worker(void *arg) {
   long bad = 0;
   wnn_executor *ex = NULL;
   if (k % 2 == 0 && wnn_executor_create(model, &ex)) return (void *)1;
+  /* Every other executor splits its MatMuls over 2 or 3 threads of its own. */
+  if (ex && k % 4 == 2 && wnn_executor_set_threads(ex, 2 + k % 3)) bad++;
   for (int r = 0; r < RUNS; r++) {
     DLTensor in = tensor(inputs[k], s), o = tensor(out, s);
     if (ex) {

@@ -1,0 +1,59 @@
+/*
+ * Intra-op threads (issue 13; docs/threads.md): a pool of worker threads an
+ * executor owns (wnn_executor_set_threads), and the parallel-for the kernel
+ * drivers split their work with. The executor makes its pool the calling
+ * thread's current one for the length of a run; wnn_parallel_for splits
+ * [0, n) into one contiguous range per thread of the current pool, or runs
+ * it all on the calling thread when there is none (a worker, a run of an
+ * executor with one thread, a build without threads: the wasm modules).
+ * Callers split by output, so any thread count gives the same bits.
+ */
+#ifndef WNN_RUNTIME_POOL_H
+#define WNN_RUNTIME_POOL_H
+
+#include <stddef.h>
+
+#include "wnn.h"
+
+typedef struct wnn_pool wnn_pool;
+
+/* The fewest multiply-adds worth a thread of their own in the GEMM drivers
+ * (waking a worker costs some microseconds). */
+#define WNN_PARALLEL_MIN_MACS ((size_t)1 << 17)
+
+/* The most threads an executor may use. */
+#define WNN_MAX_THREADS 64
+
+/* A pool running work on `threads` threads (the caller's and threads - 1
+ * workers, started now). WNN_ERR_UNSUPPORTED in a build without threads,
+ * WNN_ERR_OUT_OF_MEMORY (or the system's refusal to start a thread) with
+ * nothing left running. */
+wnn_status wnn_pool_create(const wnn_allocator *a, int threads, wnn_pool **out);
+/* Stops and joins the workers. NULL is a no-op. */
+void wnn_pool_free(wnn_pool *pool);
+int wnn_pool_threads(const wnn_pool *pool);
+
+/* The calling thread's current pool while an executor runs (NULL: none);
+ * wnn_pool_enter returns the previous one for wnn_pool_leave. */
+/* fn(ctx, begin, end) over [0, n) split into contiguous ranges, at most one
+ * per thread of the current pool, and returns when all are done. min_units:
+ * the fewest units worth a thread of their own (a thread gets at least that
+ * many, so small loops stay on the calling thread). */
+typedef void wnn_parallel_fn(void *ctx, size_t begin, size_t end);
+#ifdef WNN_THREADS
+wnn_pool *wnn_pool_enter(wnn_pool *pool);
+void wnn_pool_leave(wnn_pool *previous);
+void wnn_parallel_for(size_t n, size_t min_units, wnn_parallel_fn *fn, void *ctx);
+#else /* one thread: no pool is ever current */
+static inline wnn_pool *wnn_pool_enter(wnn_pool *pool) {
+  (void)pool;
+  return NULL;
+}
+static inline void wnn_pool_leave(wnn_pool *previous) { (void)previous; }
+static inline void wnn_parallel_for(size_t n, size_t min_units, wnn_parallel_fn *fn, void *ctx) {
+  (void)min_units;
+  if (n) fn(ctx, 0, n);
+}
+#endif
+
+#endif /* WNN_RUNTIME_POOL_H */
