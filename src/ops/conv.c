@@ -24,6 +24,7 @@
 #include "ops/conv_winograd.h"
 #include "ops/fused_activation.h"
 #include "ops/op_internal.h"
+#include "runtime/pool.h"
 
 WNN_PARAMS_FIT(wnn_conv_params);
 
@@ -187,6 +188,27 @@ wnn_status wnn_conv_prepare(wnn_prepare_ctx *ctx) {
   return WNN_OK;
 }
 
+/* Depthwise planes (batch x channel) as units for wnn_parallel_for. */
+typedef struct dw_job {
+  const wnn_conv_act_params *pa;
+  const float *x, *w, *bias;
+  float *y;
+} dw_job;
+
+static void dw_planes(void *ctx, size_t u0, size_t u1) {
+  const dw_job *j = ctx;
+  const wnn_conv_params *p = &j->pa->base;
+  const wnn_window2d *win = &p->win;
+  const size_t taps = win->k_h * win->k_w, in_plane = win->in_h * win->in_w;
+  const size_t out_plane = win->out_h * win->out_w;
+  for (size_t u = u0; u < u1; u++) { /* u = n * in_c + c; in_c == out_c */
+    const size_t c = u % p->in_c;
+    float *yc = j->y + u * out_plane;
+    p->dwconv(1, j->x + u * in_plane, j->w + c * taps, j->bias ? j->bias + c : NULL, yc, win);
+    if (p->act) p->act(1, out_plane, yc, out_plane, &j->pa->act);
+  }
+}
+
 wnn_status wnn_conv_run(const wnn_run_ctx *ctx) {
   const wnn_conv_act_params *pa = ctx->params;
   const wnn_conv_params *p = &pa->base;
@@ -197,15 +219,11 @@ wnn_status wnn_conv_run(const wnn_run_ctx *ctx) {
   const size_t in_plane = win->in_h * win->in_w, out_plane = win->out_h * win->out_w;
 
   if (p->method == WNN_CONV_DEPTHWISE) {
-    /* Channel by channel, so that the activation finds the plane in cache. */
-    const size_t taps = win->k_h * win->k_w;
-    for (size_t n = 0; n < p->batch; n++)
-      for (size_t c = 0; c < p->in_c; c++) {
-        float *yc = y + (n * p->out_c + c) * out_plane;
-        p->dwconv(1, x + (n * p->in_c + c) * in_plane, w + c * taps, bias ? bias + c : NULL, yc,
-                  win);
-        if (p->act) p->act(1, out_plane, yc, out_plane, &pa->act);
-      }
+    /* Channel by channel, so that the activation finds the plane in cache;
+     * the planes split over intra-op threads (each its own output). */
+    dw_job job = {pa, x, w, bias, y};
+    const size_t plane_macs = out_plane * win->k_h * win->k_w + 1;
+    wnn_parallel_for(p->batch * p->in_c, WNN_PARALLEL_MIN_MACS / plane_macs + 1, dw_planes, &job);
     return WNN_OK;
   }
   if (p->method == WNN_CONV_WINOGRAD) {

@@ -30,6 +30,7 @@
 
 #include "ops/fused_activation.h"
 #include "ops/quant_internal.h"
+#include "runtime/pool.h"
 
 WNN_PARAMS_FIT(wnn_qmatmul_params);
 WNN_PARAMS_FIT(wnn_qconv_params);
@@ -705,10 +706,37 @@ static wnn_status qconv_prepare(wnn_prepare_ctx *ctx, const char *op, bool qline
   return WNN_OK;
 }
 
+/* Depthwise planes (batch x channel) as units for wnn_parallel_for. */
+typedef struct qdw_job {
+  const wnn_run_ctx *ctx;
+  const wnn_qconv_params *p;
+  const wnn_qs8_dwconv_params *kp;
+  const uint8_t *x;
+  const int8_t *w;
+  const int32_t *bias;
+  uint8_t *y;
+  float xs, ys;
+} qdw_job;
+
+static void qdw_planes(void *job, size_t u0, size_t u1) {
+  const qdw_job *j = job;
+  const wnn_qconv_params *p = j->p;
+  const wnn_window2d *g = &p->win;
+  const size_t taps = g->k_h * g->k_w, in_plane = g->in_h * g->in_w;
+  const size_t out_plane = g->out_h * g->out_w;
+  for (size_t plane = u0; plane < u1; plane++) { /* n * out_c + c */
+    const size_t c = plane % p->out_c;
+    const float mult =
+        j->xs * f32_at(j->ctx, p->in, WNN_Q_BSCALE, p->wscale_per_channel ? c : 0) / j->ys;
+    p->dwconv(j->x + plane * in_plane, j->w + c * taps, j->bias ? j->bias[c] : 0, mult,
+              j->y + plane * out_plane, j->kp);
+  }
+}
+
 /* QLinearConv, depthwise (group == C == M) with int8 weights whose zero
  * points are constant zeros (the quantizers' symmetric weights): one kernel
- * call per plane, bitwise the plain loop below (the same int64-exact sums,
- * multiplier and requantization). */
+ * call per plane (the planes split over intra-op threads), bitwise the plain
+ * loop below (the same int64-exact sums, multiplier and requantization). */
 static wnn_status qconv_depthwise(const wnn_run_ctx *ctx, const wnn_qconv_params *p) {
   const wnn_window2d *g = &p->win;
   const uint8_t *x = ctx->inputs[p->in[WNN_Q_A]].data; /* uint8 or int8: bytes */
@@ -724,15 +752,10 @@ static wnn_status qconv_depthwise(const wnn_run_ctx *ctx, const wnn_qconv_params
                                     .y_min = (float)p->y_lo,
                                     .y_max = (float)p->y_hi};
   const float xs = f32_at(ctx, p->in, WNN_Q_ASCALE, 0), ys = f32_at(ctx, p->in, WNN_Q_YSCALE, 0);
-  const size_t taps = g->k_h * g->k_w, in_plane = g->in_h * g->in_w;
-  const size_t out_plane = g->out_h * g->out_w;
-  for (size_t n = 0; n < p->batch; n++)
-    for (size_t c = 0; c < p->out_c; c++) {
-      const float mult = xs * f32_at(ctx, p->in, WNN_Q_BSCALE, p->wscale_per_channel ? c : 0) / ys;
-      const size_t plane = n * p->out_c + c;
-      p->dwconv(x + plane * in_plane, w + c * taps, bias ? bias[c] : 0, mult,
-                y + plane * out_plane, &kp);
-    }
+  const qdw_job job = {ctx, p, &kp, x, w, bias, y, xs, ys};
+  const size_t plane_macs = g->out_h * g->out_w * g->k_h * g->k_w + 1;
+  wnn_parallel_for(p->batch * p->out_c, WNN_PARALLEL_MIN_MACS / plane_macs + 1, qdw_planes,
+                   (void *)&job);
   return WNN_OK;
 }
 

@@ -2,6 +2,7 @@
  * float32. The tensor is outer x n x inner around the axis; each of the
  * outer * inner lines of n elements, inner apart, is one kernel call. */
 #include "ops/math_internal.h"
+#include "runtime/pool.h"
 
 WNN_PARAMS_FIT(wnn_hardmax_params);
 
@@ -34,16 +35,28 @@ wnn_status wnn_logsoftmax_prepare(wnn_prepare_ctx *ctx) {
   return prepare(ctx, "LogSoftmax", wnn_select_f32_logsoftmax(ctx->kernels));
 }
 
+typedef struct softmax_job {
+  const wnn_softmax_params *p;
+  const float *x;
+  float *y;
+} softmax_job;
+
+/* Rows u = o * inner + i, each its own output: split over intra-op threads. */
+static void rows(void *ctx, size_t u0, size_t u1) {
+  const softmax_job *j = ctx;
+  const wnn_softmax_params *p = j->p;
+  for (size_t u = u0; u < u1; u++) {
+    const size_t o = u / p->inner, i = u % p->inner, off = o * p->n * p->inner + i;
+    p->fn(p->n, p->inner, j->x + off, j->y + off);
+  }
+}
+
 static wnn_status run(const wnn_run_ctx *ctx) {
   const wnn_softmax_params *p = ctx->params;
-  const float *x = ctx->inputs[0].data;
-  float *y = ctx->outputs[0].data;
   if (p->n == 0) return WNN_OK;
-  for (size_t o = 0; o < p->outer; o++)
-    for (size_t i = 0; i < p->inner; i++) {
-      const size_t off = o * p->n * p->inner + i;
-      p->fn(p->n, p->inner, x + off, y + off);
-    }
+  softmax_job job = {p, ctx->inputs[0].data, ctx->outputs[0].data};
+  /* about 20 operations per element: a thread gets at least 2^17 of them */
+  wnn_parallel_for(p->outer * p->inner, WNN_PARALLEL_MIN_MACS / (p->n * 20) + 1, rows, &job);
   return WNN_OK;
 }
 

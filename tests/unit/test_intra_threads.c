@@ -2,7 +2,8 @@
  * splits its GEMM over threads gives the bits of the one-thread run at 2, 3
  * and 4 threads, on awkward sizes (ragged row panels and column blocks):
  * MatMul, batched MatMul, Gemm with transB and bias, Conv (3x3 stride 2
- * through im2col, 1x1, 3x3 stride 1), MatMulInteger and QLinearConv. The
+ * through im2col, 1x1, 3x3 stride 1, depthwise), Softmax (last axis and
+ * another), MatMulInteger and QLinearConv (im2col, 1x1, depthwise). The
  * count can change between runs, and bad counts are refused. Under WASI (no
  * threads) a count above 1 is WNN_ERR_UNSUPPORTED and the model still runs. */
 #include <stdint.h>
@@ -154,6 +155,34 @@ TEST(convolutions_are_bitwise_at_any_thread_count) {
   free(w3), free(w1), free(b3);
 }
 
+TEST(depthwise_and_softmax_are_bitwise_at_any_thread_count) {
+  float *wd = floats(48 * 9), *bd = floats(48);
+  const int64_t xs[4] = {2, 48, 37, 41};
+  const param pd[2] = {{WNN_DTYPE_F32, 4, {48, 1, 3, 3}, wd}, {WNN_DTYPE_F32, 1, {48}, bd}};
+  check_model(one_node("Conv", "{\"group\":48,\"pads\":[1,1,1,1]}", WNN_DTYPE_F32, 4, xs, pd, 2),
+              "depthwise Conv");
+  const int64_t xl[3] = {4, 60, 131}, xa[3] = {2, 37, 300};
+  check_model(one_node("Softmax", "{\"axis\":-1}", WNN_DTYPE_F32, 3, xl, NULL, 0), "Softmax");
+  check_model(one_node("Softmax", "{\"axis\":1}", WNN_DTYPE_F32, 3, xa, NULL, 0),
+              "Softmax over axis 1");
+  /* QLinearConv depthwise: int8 weights, zero points 0. */
+  int8_t wq[24 * 9];
+  int32_t bias[24];
+  for (int i = 0; i < 24 * 9; i++) wq[i] = (int8_t)(brand() % 200 - 100);
+  for (int i = 0; i < 24; i++) bias[i] = (int32_t)(brand() * 29) - 3000;
+  static const float xsc = 0.02f, wsc = 0.01f, ysc = 0.05f;
+  static const uint8_t xz = 120, yz = 128;
+  static const int8_t wz = 0;
+  const int64_t xq[4] = {1, 24, 45, 47};
+  const param pq[8] = {{WNN_DTYPE_F32, 0, {0}, &xsc}, {WNN_DTYPE_U8, 0, {0}, &xz},
+                       {WNN_DTYPE_I8, 4, {24, 1, 3, 3}, wq}, {WNN_DTYPE_F32, 0, {0}, &wsc},
+                       {WNN_DTYPE_I8, 0, {0}, &wz}, {WNN_DTYPE_F32, 0, {0}, &ysc},
+                       {WNN_DTYPE_U8, 0, {0}, &yz}, {WNN_DTYPE_I32, 1, {24}, bias}};
+  check_model(one_node("QLinearConv", "{\"group\":24,\"pads\":[1,1,1,1]}", WNN_DTYPE_U8, 4, xq,
+                       pq, 8), "QLinearConv depthwise");
+  free(wd), free(bd);
+}
+
 TEST(integer_gemms_are_bitwise_at_any_thread_count) {
   int8_t *w = malloc(103 * 149);
   for (int i = 0; i < 103 * 149; i++) w[i] = (int8_t)(brand() - 128);
@@ -232,6 +261,7 @@ int main(void) {
 #else
   RUN(float_gemms_are_bitwise_at_any_thread_count);
   RUN(convolutions_are_bitwise_at_any_thread_count);
+  RUN(depthwise_and_softmax_are_bitwise_at_any_thread_count);
   RUN(integer_gemms_are_bitwise_at_any_thread_count);
   RUN(thread_counts_change_and_bad_ones_are_refused);
 #endif
