@@ -27,6 +27,7 @@
 
 #include "kernels/winograd.h"
 #include "ops/op_internal.h"
+#include "runtime/pool.h"
 
 /* Budgets for the transformed weights of one block of output channels and
  * for the transformed inputs of one block of tiles. */
@@ -213,6 +214,39 @@ static void fill_patch(const wino_plan *p, const wnn_window2d *win, size_t in_c,
   }
 }
 
+/* The per-position GEMMs of one block of tiles as units for
+ * wnn_parallel_for: each writes its own position of mm, so they split over
+ * intra-op threads, a whole GEMM per unit (one alone is too small to split). */
+typedef struct wino_gemms {
+  const wnn_f32_gemm_config *gemm;
+  const wnn_f32_gemm_params *gp;
+  size_t on, tn8, in_c, tb, u_ps, v_ps, m_ps;
+  const float *u, *v;
+  float *mm;
+} wino_gemms;
+
+static void position_gemms(void *ctx, size_t p0, size_t p1) {
+  const wino_gemms *j = ctx;
+  for (size_t pos = p0; pos < p1; pos++)
+    wnn_f32_gemm(j->gemm, j->on, j->tn8, j->in_c, j->u + pos * j->u_ps, j->in_c, 1,
+                 j->v + pos * j->v_ps, j->tb, 1, NULL, j->mm + pos * j->m_ps, j->tb, j->gp);
+}
+
+/* The weight transforms of one block of output channels, by channel: each
+ * writes its own rows of U (and transforms element by element), so ranges of
+ * channels split over intra-op threads. */
+typedef struct wino_weights {
+  wnn_f32_winograd_weight_ukernel *weight;
+  size_t in_c, u_ps;
+  const float *w; /* the block's first channel */
+  float *u;
+} wino_weights;
+
+static void weight_rows(void *ctx, size_t c0, size_t c1) {
+  const wino_weights *j = ctx;
+  j->weight(c1 - c0, j->in_c, j->w + c0 * j->in_c * 9, j->u + c0 * j->in_c, j->u_ps, j->in_c);
+}
+
 void wnn_conv_winograd_run_tile(const wnn_window2d *win, size_t in_c, size_t out_c,
                                 const float *x, const float *w, const float *bias, float *y,
                                 float min, float max, void *scratch, wnn_kernels kernels,
@@ -233,7 +267,9 @@ void wnn_conv_winograd_run_tile(const wnn_window2d *win, size_t in_c, size_t out
 
   for (size_t o0 = 0; o0 < out_c; o0 += p.ocb) {
     const size_t on = out_c - o0 < p.ocb ? out_c - o0 : p.ocb;
-    k.weight(on, in_c, w + o0 * in_c * 9, u, u_ps, in_c);
+    const wino_weights wj = {k.weight, in_c, u_ps, w + o0 * in_c * 9, u};
+    /* about 100 operations per filter: a thread takes 2^17 / 100 of them */
+    wnn_parallel_for(on, WNN_PARALLEL_MIN_MACS / (100 * in_c) + 1, weight_rows, (void *)&wj);
     const float *bias_o = bias ? bias + o0 : NULL;
     float *y_o = y + o0 * out_plane;
 
@@ -260,9 +296,9 @@ void wnn_conv_winograd_run_tile(const wnn_window2d *win, size_t in_c, size_t out
         }
       }
       /* The products, one GEMM per position. */
-      for (size_t pos = 0; pos < p.npos; pos++)
-        wnn_f32_gemm(&gemm, on, tn8, in_c, u + pos * u_ps, in_c, 1, v + pos * v_ps, tb, 1, NULL,
-                     mm + pos * m_ps, tb, &gp);
+      const wino_gemms gj = {&gemm, &gp, on, tn8, in_c, tb, u_ps, v_ps, m_ps, u, v, mm};
+      wnn_parallel_for(p.npos, WNN_PARALLEL_MIN_MACS / (on * tn8 * in_c + 1) + 1, position_gemms,
+                       (void *)&gj);
       /* Output transforms, 4 tiles at a time. */
       for (size_t q = 0; q < tn; q += 4) {
         const size_t t = t0 + q;

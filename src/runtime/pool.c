@@ -167,7 +167,9 @@ void wnn_parallel_for(size_t n, size_t min_units, wnn_parallel_fn *fn, void *ctx
   pthread_mutex_unlock(&p->mu);
   size_t begin, end;
   range_of(n, parts, 0, &begin, &end);
+  current = NULL; /* a loop inside fn runs on this thread alone: the pool is busy */
   fn(ctx, begin, end);
+  current = p;
   pthread_mutex_lock(&p->mu);
   while (p->pending) pthread_cond_wait(&p->done, &p->mu);
   pthread_mutex_unlock(&p->mu);

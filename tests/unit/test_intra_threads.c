@@ -149,6 +149,17 @@ TEST(convolutions_are_bitwise_at_any_thread_count) {
                        s2, 2), "Conv 3x3 stride 2");
   check_model(one_node("Conv", "{\"pads\":[1,1,1,1]}", WNN_DTYPE_F32, 4, xs, s2, 2),
               "Conv 3x3 stride 1");
+  /* 3x3 stride 1 with 16+ channels: Winograd (weight transforms, position
+   * GEMMs and the GEMMs inside split), a plane of ragged tiles and one of few. */
+  float *ww = floats(130 * 64 * 9);
+  const int64_t xw[4] = {1, 37, 29, 31}, xw2[4] = {1, 64, 9, 9};
+  const param pw[1] = {{WNN_DTYPE_F32, 4, {45, 37, 3, 3}, ww}};
+  const param pw2[1] = {{WNN_DTYPE_F32, 4, {130, 64, 3, 3}, ww}};
+  check_model(one_node("Conv", "{\"pads\":[1,1,1,1]}", WNN_DTYPE_F32, 4, xw, pw, 1),
+              "Conv 3x3 Winograd");
+  check_model(one_node("Conv", "{\"pads\":[1,1,1,1]}", WNN_DTYPE_F32, 4, xw2, pw2, 1),
+              "Conv 3x3 Winograd, 130 channels out");
+  free(ww);
   const int64_t x1[4] = {1, 24, 33, 35};
   const param p1 = {WNN_DTYPE_F32, 4, {37, 24, 1, 1}, w1};
   check_model(one_node("Conv", NULL, WNN_DTYPE_F32, 4, x1, &p1, 1), "Conv 1x1");
