@@ -50,9 +50,9 @@ ctest_in() {
 # The thread tests under ThreadSanitizer: only what they need is built.
 tsan_tests() {
   cmake --preset tsan >build/configure-tsan.log 2>&1 || { cat build/configure-tsan.log; return 1; }
-  cmake --build --preset tsan --target test_unit_test_threads || return 1
+  cmake --build --preset tsan --target test_unit_test_threads test_unit_test_intra_threads || return 1
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-    ctest --test-dir build/tsan --output-on-failure -R '^unit/test_threads$'
+    ctest --test-dir build/tsan --output-on-failure -R '^unit/test_(intra_)?threads$'
 }
 
 fixtures() {

@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "ops/quant_internal.h"
+#include "runtime/pool.h"
 
 enum {
   WINO_MAX_IN_C = 1827,
@@ -114,6 +115,67 @@ static void fill_lines(const wnn_qconv_params *p, const uint8_t *x, size_t c, si
     }
 }
 
+/* The parts of one run that write disjoint memory, as units for
+ * wnn_parallel_for (the input transforms share the `lines` buffer and stay
+ * on the calling thread): weight transforms by output channel, the GEMMs by
+ * (position, row panel), output transforms by tile row, requantization by
+ * channel. */
+typedef struct qwino_job {
+  const wnn_qconv_params *p;
+  const int8_t *w;
+  const int32_t *bias;
+  const float *mult;
+  const wnn_qs32_requant_params *rq;
+  int16_t *u, *v;
+  int32_t *mm, *dst;
+  void *y;
+  size_t panels, on, co0, tn8, rn, oy0, orows, dst_cs, n;
+} qwino_job;
+
+static void q_weights(void *ctx, size_t c0, size_t c1) {
+  const qwino_job *j = ctx;
+  const wnn_qconv_params *p = j->p;
+  const size_t cin = p->in_c, cin_p = p->wino.cin_p;
+  for (size_t co = c0; co < c1; co++) {
+    p->wino.k.weight(cin, j->w + co * cin * 9, j->u + co * cin_p, p->wino.u_ps);
+    if (cin < cin_p)
+      for (size_t i = 0; i < 16; i++) j->u[i * p->wino.u_ps + co * cin_p + cin] = 0;
+  }
+}
+
+static void q_gemms(void *ctx, size_t u0, size_t u1) {
+  const qwino_job *j = ctx;
+  const wnn_qconv_params *p = j->p;
+  const size_t mr = p->wino.k.gemm_mr, cin_p = p->wino.cin_p, vs = p->wino.vs;
+  for (size_t unit = u0; unit < u1; unit++) {
+    const size_t i = unit / j->panels, o = unit % j->panels * mr;
+    p->wino.k.gemm(j->on - o < mr ? j->on - o : mr, j->tn8, cin_p / 2,
+                   j->u + i * p->wino.u_ps + (j->co0 + o) * cin_p, cin_p, j->v + i * p->wino.v_ps,
+                   2 * vs, j->mm + i * p->wino.m_ps + o * vs, vs);
+  }
+}
+
+static void q_outputs(void *ctx, size_t r0, size_t r1) {
+  const qwino_job *j = ctx;
+  const wnn_qconv_params *p = j->p;
+  const size_t tw = p->wino.tiles_w, out_w = p->win.out_w;
+  for (size_t r = r0; r < r1; r++) {
+    const size_t oy = j->oy0 + 2 * r, rows = p->win.out_h - oy < 2 ? 1 : 2;
+    p->wino.k.output(j->on, tw, out_w, rows, j->mm + r * tw, p->wino.m_ps, p->wino.vs,
+                     j->bias ? j->bias + j->co0 : NULL, j->dst + 2 * r * out_w, out_w, j->dst_cs);
+  }
+}
+
+static void q_requant(void *ctx, size_t c0, size_t c1) {
+  const qwino_job *j = ctx;
+  const wnn_qconv_params *p = j->p;
+  const size_t out_w = p->win.out_w, out_plane = p->win.out_h * out_w, cout = p->out_c;
+  for (size_t c = c0; c < c1; c++)
+    p->gemm.requant(1, j->orows * out_w, j->dst + c * j->dst_cs, 0, j->mult + j->co0 + c,
+                    (uint8_t *)j->y + (j->n * cout + j->co0 + c) * out_plane + j->oy0 * out_w, 0,
+                    j->rq);
+}
+
 void wnn_qconv_winograd_run(const wnn_qconv_params *p, const uint8_t *x, const int8_t *w,
                             const int32_t *bias, void *y, char *scratch,
                             const wnn_q8_pack_params *pp, const float *mult,
@@ -122,17 +184,15 @@ void wnn_qconv_winograd_run(const wnn_qconv_params *p, const uint8_t *x, const i
   const wnn_qs16_winograd_config *k = &p->wino.k;
   const size_t cin = p->in_c, cout = p->out_c, cin_p = p->wino.cin_p, pairs = cin_p / 2;
   const size_t tw = p->wino.tiles_w, vs = p->wino.vs, ocb = p->wino.ocb;
-  const size_t u_ps = p->wino.u_ps, v_ps = p->wino.v_ps, m_ps = p->wino.m_ps;
+  const size_t v_ps = p->wino.v_ps;
   const size_t in_plane = win->in_h * win->in_w, out_w = win->out_w;
   const size_t out_plane = win->out_h * out_w, mr = k->gemm_mr;
   int16_t *u = (int16_t *)(scratch + p->wino.s_u), *v = (int16_t *)(scratch + p->wino.s_v);
   int32_t *mm = (int32_t *)(scratch + p->wino.s_m), *acc = (int32_t *)(scratch + p->s_acc);
   uint8_t *lines = (uint8_t *)(scratch + p->wino.s_lines);
-  for (size_t co = 0; co < cout; co++) {
-    k->weight(cin, w + co * cin * 9, u + co * cin_p, u_ps);
-    if (cin < cin_p)
-      for (size_t i = 0; i < 16; i++) u[i * u_ps + co * cin_p + cin] = 0;
-  }
+  qwino_job job = {p, w, bias, mult, rq, u, v, mm, NULL, y, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  /* about 100 operations per 3x3 filter */
+  wnn_parallel_for(cout, WNN_PARALLEL_MIN_MACS / (100 * cin) + 1, q_weights, &job);
   /* Tiles past a block's last are computed and never stored: set them once. */
   memset(v, 0, 16 * v_ps * sizeof *v);
   for (size_t n = 0; n < p->batch; n++) {
@@ -148,22 +208,17 @@ void wnn_qconv_winograd_run(const wnn_qconv_params *p, const uint8_t *x, const i
         }
       for (size_t co0 = 0; co0 < cout; co0 += ocb) {
         const size_t on = cout - co0 < ocb ? cout - co0 : ocb;
-        for (size_t i = 0; i < 16; i++)
-          for (size_t o = 0; o < on; o += mr)
-            k->gemm(on - o < mr ? on - o : mr, tn8, pairs, u + i * u_ps + (co0 + o) * cin_p, cin_p,
-                    v + i * v_ps, 2 * vs, mm + i * m_ps + o * vs, vs);
         /* ConvInteger writes y; QLinearConv an int32 block, requantized. */
         int32_t *dst = p->qlinear ? acc : (int32_t *)y + (n * cout + co0) * out_plane + oy0 * out_w;
         const size_t dst_cs = p->qlinear ? orows * out_w : out_plane;
-        for (size_t r = 0; r < rn; r++) {
-          const size_t oy = oy0 + 2 * r, rows = win->out_h - oy < 2 ? 1 : 2;
-          k->output(on, tw, out_w, rows, mm + r * tw, m_ps, vs, bias ? bias + co0 : NULL,
-                    dst + 2 * r * out_w, out_w, dst_cs);
-        }
+        job.panels = (on + mr - 1) / mr, job.on = on, job.co0 = co0, job.tn8 = tn8, job.rn = rn;
+        job.oy0 = oy0, job.orows = orows, job.dst = dst, job.dst_cs = dst_cs, job.n = n;
+        /* Each GEMM unit is mr x tn8 x cin_p multiply-adds. */
+        wnn_parallel_for(16 * job.panels, WNN_PARALLEL_MIN_MACS / (mr * tn8 * cin_p + 1) + 1,
+                         q_gemms, &job);
+        wnn_parallel_for(rn, WNN_PARALLEL_MIN_MACS / (on * tw * 64 + 1) + 1, q_outputs, &job);
         if (p->qlinear)
-          for (size_t c = 0; c < on; c++)
-            p->gemm.requant(1, orows * out_w, acc + c * dst_cs, 0, mult + co0 + c,
-                            (uint8_t *)y + (n * cout + co0 + c) * out_plane + oy0 * out_w, 0, rq);
+          wnn_parallel_for(on, WNN_PARALLEL_MIN_MACS / (orows * out_w * 8 + 1) + 1, q_requant, &job);
       }
     }
   }

@@ -219,6 +219,25 @@ TEST(integer_gemms_are_bitwise_at_any_thread_count) {
                        {WNN_DTYPE_U8, 0, {0}, &yz}, {WNN_DTYPE_I32, 1, {31}, bias}};
   check_model(one_node("QLinearConv", "{\"strides\":[2,2],\"pads\":[1,1,1,1]}", WNN_DTYPE_U8, 4,
                        xq, pq, 8), "QLinearConv 3x3 stride 2");
+  /* 3x3 stride 1: the exact integer Winograd path (weight transforms, GEMMs,
+   * output transforms and requantization split), as QLinearConv and as
+   * ConvInteger (int32 out). */
+  int8_t *ww = malloc(70 * 40 * 9);
+  int32_t bw[70];
+  for (int i = 0; i < 70 * 40 * 9; i++) ww[i] = (int8_t)(brand() % 200 - 100);
+  for (int i = 0; i < 70; i++) bw[i] = (int32_t)(brand() * 31) - 4000;
+  const int64_t xw[4] = {1, 40, 23, 29};
+  param pw[8];
+  memcpy(pw, pq, sizeof pw);
+  pw[2] = (param){WNN_DTYPE_I8, 4, {70, 40, 3, 3}, ww};
+  pw[7] = (param){WNN_DTYPE_I32, 1, {70}, bw};
+  check_model(one_node("QLinearConv", "{\"pads\":[1,1,1,1]}", WNN_DTYPE_U8, 4, xw, pw, 8),
+              "QLinearConv 3x3 Winograd");
+  const param pi[3] = {{WNN_DTYPE_I8, 4, {70, 40, 3, 3}, ww}, {WNN_DTYPE_U8, 0, {0}, &xz},
+                       {WNN_DTYPE_I8, 0, {0}, &wz}};
+  check_model(one_node("ConvInteger", "{\"pads\":[1,1,1,1]}", WNN_DTYPE_U8, 4, xw, pi, 3),
+              "ConvInteger 3x3 Winograd");
+  free(ww);
   param p1[8];
   memcpy(p1, pq, sizeof p1);
   p1[2] = (param){WNN_DTYPE_I8, 4, {31, 11, 1, 1}, wc};
