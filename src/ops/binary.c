@@ -10,6 +10,7 @@
  * operands advance, VC when b stays fixed, RVC when a stays fixed.
  */
 #include "ops/math_internal.h"
+#include "runtime/pool.h"
 
 WNN_PARAMS_FIT(wnn_binary_params);
 
@@ -177,27 +178,60 @@ static void run_inner(const wnn_binary_params *p, size_t n, size_t sa, size_t sb
   }
 }
 
-static wnn_status binary_run(const wnn_run_ctx *ctx) {
-  const wnn_binary_params *p = ctx->params;
-  const size_t esize = wnn_dtype_size(p->dtype);
-  const char *a = ctx->inputs[0].data, *b = ctx->inputs[1].data;
-  char *y = ctx->outputs[0].data;
+/* Elements per unit of work for intra-op threads. */
+enum { BINARY_CHUNK = 16384 };
+
+typedef struct binary_job {
+  const wnn_binary_params *p;
+  size_t esize, n, sa, sb, chunks;
+  const char *a, *b;
+  char *y;
+} binary_job;
+
+/* Units u = t * chunks + c: chunk c of innermost run t. Each writes its own
+ * elements, element by element as one run would, so ranges split over
+ * intra-op threads with the same bits. */
+static void binary_units(void *ctx, size_t u0, size_t u1) {
+  const binary_job *j = ctx;
+  const wnn_binary_params *p = j->p;
   const int outer_nd = p->ndim - 1;
-  const size_t n = p->dims[outer_nd];
-  const size_t sa = p->a_strides[outer_nd], sb = p->b_strides[outer_nd];
-  size_t count = 1;
-  for (int i = 0; i < outer_nd; i++) count *= p->dims[i];
-  size_t idx[WNN_MAX_DIMS] = {0};
-  size_t a_off = 0, b_off = 0; /* in elements */
-  for (size_t t = 0; t < count; t++) {
-    run_inner(p, n, sa, sb, a + a_off * esize, b + b_off * esize, y + t * n * esize);
-    for (int i = outer_nd - 1; i >= 0; i--) { /* odometer, innermost fastest */
+  size_t t = u0 / j->chunks, c = u0 % j->chunks;
+  /* Run t's first elements (innermost dim fastest), then an odometer. */
+  size_t idx[WNN_MAX_DIMS] = {0}, a_off = 0, b_off = 0, rest = t;
+  for (int i = outer_nd - 1; i >= 0; i--) {
+    idx[i] = rest % p->dims[i];
+    rest /= p->dims[i];
+    a_off += idx[i] * p->a_strides[i], b_off += idx[i] * p->b_strides[i];
+  }
+  for (size_t u = u0; u < u1; u++) {
+    const size_t start = c * BINARY_CHUNK;
+    const size_t len = j->n - start < BINARY_CHUNK ? j->n - start : BINARY_CHUNK;
+    run_inner(p, len, j->sa, j->sb, j->a + (a_off + start * j->sa) * j->esize,
+              j->b + (b_off + start * j->sb) * j->esize, j->y + (t * j->n + start) * j->esize);
+    if (++c < j->chunks) continue;
+    c = 0, t++;
+    for (int i = outer_nd - 1; i >= 0; i--) {
       a_off += p->a_strides[i], b_off += p->b_strides[i];
       if (++idx[i] < p->dims[i]) break;
       a_off -= p->a_strides[i] * idx[i], b_off -= p->b_strides[i] * idx[i];
       idx[i] = 0;
     }
   }
+}
+
+static wnn_status binary_run(const wnn_run_ctx *ctx) {
+  const wnn_binary_params *p = ctx->params;
+  const int outer_nd = p->ndim - 1;
+  const size_t n = p->dims[outer_nd];
+  size_t count = 1;
+  for (int i = 0; i < outer_nd; i++) count *= p->dims[i];
+  if (n == 0 || count == 0) return WNN_OK;
+  binary_job j = {p, wnn_dtype_size(p->dtype), n, p->a_strides[outer_nd], p->b_strides[outer_nd],
+                  (n + BINARY_CHUNK - 1) / BINARY_CHUNK, ctx->inputs[0].data, ctx->inputs[1].data,
+                  ctx->outputs[0].data};
+  /* A thread takes at least 2^17 elements. */
+  const size_t per_unit = n < BINARY_CHUNK ? n : BINARY_CHUNK;
+  wnn_parallel_for(count * j.chunks, WNN_PARALLEL_MIN_MACS / per_unit + 1, binary_units, &j);
   return WNN_OK;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ops/nn_internal.h"
+#include "runtime/pool.h"
 
 WNN_PARAMS_FIT(wnn_pool_params);
 WNN_PARAMS_FIT(wnn_maxpool_params);
@@ -181,9 +182,36 @@ static void pool3d(const wnn_pool3d_geom *g, size_t planes, bool is_max, bool co
         }
 }
 
+/* 2-D pooling planes as units for wnn_parallel_for: each plane its own
+ * output, so ranges of planes split over intra-op threads. */
+typedef struct pool_job {
+  const wnn_pool_params *p;
+  wnn_f32_pool2d_ukernel *f32;
+  wnn_x8_maxpool2d_ukernel *x8;
+  const wnn_x8_maxpool2d_params *x8p;
+  size_t esize;
+  const char *x;
+  char *y;
+} pool_job;
+
+static void pool_planes(void *ctx, size_t c0, size_t c1) {
+  const pool_job *j = ctx;
+  const wnn_window2d *w = &j->p->pool.win;
+  const size_t in = w->in_h * w->in_w * j->esize, out = w->out_h * w->out_w * j->esize;
+  if (j->f32) j->f32(c1 - c0, (const float *)(j->x + c0 * in), (float *)(j->y + c0 * out), &j->p->pool);
+  else j->x8(c1 - c0, (const uint8_t *)j->x + c0 * in, (uint8_t *)j->y + c0 * out, j->x8p);
+}
+
+static void pool_split(pool_job *j) {
+  const wnn_window2d *w = &j->p->pool.win;
+  const size_t plane_ops = w->out_h * w->out_w * w->k_h * w->k_w + 1;
+  wnn_parallel_for(j->p->planes, WNN_PARALLEL_MIN_MACS / plane_ops + 1, pool_planes, j);
+}
+
 static wnn_status pool_run(const wnn_run_ctx *ctx) {
   const wnn_pool_params *p = ctx->params;
-  p->fn(p->planes, ctx->inputs[0].data, ctx->outputs[0].data, &p->pool);
+  pool_job j = {p, p->fn, NULL, NULL, sizeof(float), ctx->inputs[0].data, ctx->outputs[0].data};
+  pool_split(&j);
   return WNN_OK;
 }
 
@@ -276,7 +304,8 @@ wnn_status wnn_maxpool_run(const wnn_run_ctx *ctx) {
   const wnn_tensor *x = &ctx->inputs[0];
   if (p->x8) {
     const wnn_x8_maxpool2d_params kp = {p->pool.pool.win, x->dtype == WNN_DTYPE_I8};
-    p->x8(p->pool.planes, x->data, ctx->outputs[0].data, &kp);
+    pool_job j = {&p->pool, NULL, p->x8, &kp, 1, x->data, ctx->outputs[0].data};
+    pool_split(&j);
     return WNN_OK;
   }
   if (x->dtype == WNN_DTYPE_U8 || x->dtype == WNN_DTYPE_I8) {

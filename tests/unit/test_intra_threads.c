@@ -194,6 +194,30 @@ TEST(depthwise_and_softmax_are_bitwise_at_any_thread_count) {
   free(wd), free(bd);
 }
 
+TEST(pooling_and_elementwise_are_bitwise_at_any_thread_count) {
+  const int64_t xp[4] = {2, 32, 57, 61};
+  check_model(one_node("MaxPool", "{\"kernel_shape\":[3,3],\"strides\":[2,2]}", WNN_DTYPE_F32, 4,
+                       xp, NULL, 0), "MaxPool");
+  check_model(one_node("AveragePool", "{\"kernel_shape\":[3,3],\"pads\":[1,1,1,1]}",
+                       WNN_DTYPE_F32, 4, xp, NULL, 0), "AveragePool");
+  check_model(one_node("MaxPool", "{\"kernel_shape\":[3,3],\"strides\":[2,2]}", WNN_DTYPE_U8, 4,
+                       xp, NULL, 0), "uint8 MaxPool");
+  /* Add with a broadcast row (many short runs) and flat (one long run, in
+   * chunks); Mul by a scalar; Div of int32. */
+  float *row = floats(512), *flat = floats(2 * 300001), *one = floats(1);
+  const int64_t xb[3] = {3, 512, 700}, xf[2] = {2, 300001};
+  const param pr = {WNN_DTYPE_F32, 3, {1, 512, 1}, row}, pf = {WNN_DTYPE_F32, 2, {2, 300001}, flat};
+  const param ps = {WNN_DTYPE_F32, 0, {0}, one};
+  check_model(one_node("Add", NULL, WNN_DTYPE_F32, 3, xb, &pr, 1), "Add broadcast");
+  check_model(one_node("Add", NULL, WNN_DTYPE_F32, 2, xf, &pf, 1), "Add flat");
+  check_model(one_node("Mul", NULL, WNN_DTYPE_F32, 2, xf, &ps, 1), "Mul by a scalar");
+  int32_t *den = malloc(2 * 300001 * sizeof *den);
+  for (int i = 0; i < 2 * 300001; i++) den[i] = (int32_t)(brand() % 9) - 4;
+  const param pd = {WNN_DTYPE_I32, 2, {2, 300001}, den};
+  check_model(one_node("Div", NULL, WNN_DTYPE_I32, 2, xf, &pd, 1), "int32 Div");
+  free(row), free(flat), free(one), free(den);
+}
+
 TEST(integer_gemms_are_bitwise_at_any_thread_count) {
   int8_t *w = malloc(103 * 149);
   for (int i = 0; i < 103 * 149; i++) w[i] = (int8_t)(brand() - 128);
@@ -292,6 +316,7 @@ int main(void) {
   RUN(float_gemms_are_bitwise_at_any_thread_count);
   RUN(convolutions_are_bitwise_at_any_thread_count);
   RUN(depthwise_and_softmax_are_bitwise_at_any_thread_count);
+  RUN(pooling_and_elementwise_are_bitwise_at_any_thread_count);
   RUN(integer_gemms_are_bitwise_at_any_thread_count);
   RUN(thread_counts_change_and_bad_ones_are_refused);
 #endif
