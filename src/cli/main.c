@@ -100,10 +100,16 @@ static int fail(const char *fmt, ...) WNN_CLI_PRINTF(1, 2);
 static int fail(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char msg[2048], named[4096];
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  if (the_map) { /* the message with the map's names added */
+    char msg[2048], named[4096];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    fprintf(stderr, "wnn: %s\n", wnn_cli_map_translate(the_map, msg, named, sizeof named));
+  } else {
+    fputs("wnn: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+  }
   va_end(ap);
-  fprintf(stderr, "wnn: %s\n", the_map ? wnn_cli_map_translate(the_map, msg, named, sizeof named) : msg);
   return EXIT_FAIL;
 }
 

@@ -38,7 +38,8 @@ static wnn_status bad(char *err, size_t cap, const char *path, const char *why) 
 /* An integer field in [0, limit), or -1. */
 static int index_of(const cJSON *o, const char *key, int limit) {
   const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
-  if (!cJSON_IsNumber(j) || j->valuedouble < 0 || j->valuedouble >= limit ||
+  /* written so that NaN fails too before the cast */
+  if (!cJSON_IsNumber(j) || !(j->valuedouble >= 0 && j->valuedouble < limit) ||
       j->valuedouble != (double)(int)j->valuedouble)
     return -1;
   return (int)j->valuedouble;
@@ -94,10 +95,8 @@ wnn_status wnn_cli_map_parse(const void *text, size_t n, const char *path, const
   const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, "artifact");
   const cJSON *sha = cJSON_GetObjectItemCaseSensitive(a, "sha256");
   const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(a, "bytes");
-  uint8_t digest[32];
   char hex[65];
-  wnn_sha256_of(artifact, size, digest);
-  for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+  wnn_sha256_hex(artifact, size, hex);
   if (!cJSON_IsString(sha) || !cJSON_IsNumber(bytes)) {
     cJSON_Delete(root);
     return bad(err, cap, path, "has no artifact digest (\"artifact\": {\"sha256\", \"bytes\"})");

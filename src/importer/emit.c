@@ -65,11 +65,14 @@ static cJSON *sources(map_out *mo, const wnn_ir_graph *g, const int *src, int n,
   return list;
 }
 
-static void put(map_out *mo, cJSON *o, const char *key, cJSON *item) {
+/* item added to object o under key, or NULL (item freed, oom noted). */
+static cJSON *put(map_out *mo, cJSON *o, const char *key, cJSON *item) {
   if (!o || !item || !cJSON_AddItemToObject(o, key, item)) {
-    if (o) cJSON_Delete(item);
+    cJSON_Delete(item);
     mo->oom = true;
+    return NULL;
   }
+  return item;
 }
 
 /* The map's entry for node `node`: IR node n (NULL for a node the converter
@@ -85,8 +88,7 @@ static void map_node(map_out *mo, const wnn_ir_graph *g, int node, const wnn_ir_
   put(mo, o, "onnx", n ? sources(mo, g, n->src, n->num_src, true) : cJSON_CreateArray());
   if (added) put(mo, o, "added", cJSON_CreateString(added));
   if (!n) return;
-  cJSON *outs = cJSON_CreateArray();
-  put(mo, o, "outputs", outs);
+  cJSON *outs = put(mo, o, "outputs", cJSON_CreateArray());
   for (int k = 0; outs && k < n->num_outputs; k++)
     add(mo, outs, n->outputs[k] >= 0 ? cJSON_CreateString(g->values[n->outputs[k]].name)
                                      : cJSON_CreateNull());
@@ -133,16 +135,15 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, const wnn_builder_w
   if (map_tree) {
     int main_nodes = 0;
     for (int i = 0; i < g->num_srcs; i++) main_nodes += g->srcs[i].op_type && !g->srcs[i].origin;
-    cJSON *source = cJSON_CreateObject();
     mo.root = cJSON_CreateObject();
     put(&mo, mo.root, "wnn_map", cJSON_CreateNumber(1));
     put(&mo, mo.root, "artifact", cJSON_CreateObject());
-    put(&mo, mo.root, "source", source);
+    cJSON *source = put(&mo, mo.root, "source", cJSON_CreateObject());
     put(&mo, source, "format", cJSON_CreateString("onnx"));
     put(&mo, source, "opset", cJSON_CreateNumber(g->opset));
     put(&mo, source, "nodes", cJSON_CreateNumber(main_nodes));
-    put(&mo, mo.root, "nodes", mo.nodes = cJSON_CreateArray());
-    put(&mo, mo.root, "values", mo.values = cJSON_CreateArray());
+    mo.nodes = put(&mo, mo.root, "nodes", cJSON_CreateArray());
+    mo.values = put(&mo, mo.root, "values", cJSON_CreateArray());
   }
   int *map = malloc(((size_t)g->num_values + 1) * sizeof *map);
   int *half_in = malloc(((size_t)g->num_values + 1) * sizeof *half_in);
@@ -331,7 +332,7 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, const wnn_builder_w
       *num_nodes = nodes;
     }
   }
-  if (!st && mo.root && (mo.oom || g->src_oom))
+  if (!st && map_tree && (!mo.root || mo.oom || g->src_oom))
     st = wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory writing the map");
   if (!st && mo.root) {
     *map_tree = mo.root;

@@ -349,10 +349,8 @@ wnn_status wnn_import_onnx(const void *data, size_t size, const wnn_import_optio
 char *wnn_import_map_print(cJSON *map, const void *artifact, size_t size) {
   if (!map || (!artifact && size)) return NULL;
   wnn_json_begin(NULL);
-  uint8_t digest[32];
   char hex[65];
-  wnn_sha256_of(artifact, size, digest);
-  for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+  wnn_sha256_hex(artifact, size, hex);
   cJSON *a = cJSON_CreateObject();
   char *text = NULL;
   if (a && cJSON_AddStringToObject(a, "sha256", hex) &&

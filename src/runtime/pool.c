@@ -8,13 +8,6 @@
 #include "runtime/alloc.h"
 #include "base/status.h"
 
-/* The range `part` of `parts` over [0, n): sizes differ by at most one. */
-static void range_of(size_t n, size_t parts, size_t part, size_t *begin, size_t *end) {
-  const size_t q = n / parts, r = n % parts;
-  *begin = part * q + (part < r ? part : r);
-  *end = *begin + q + (part < r);
-}
-
 #ifndef WNN_THREADS
 
 wnn_status wnn_pool_create(const wnn_allocator *a, int threads, wnn_pool **out) {
@@ -27,12 +20,19 @@ wnn_status wnn_pool_create(const wnn_allocator *a, int threads, wnn_pool **out) 
 void wnn_pool_free(wnn_pool *pool) { (void)pool; }
 int wnn_pool_threads(const wnn_pool *pool) {
   (void)pool;
-  (void)range_of;
   return 1;
 }
 
 #else
 #include <pthread.h>
+
+/* The range `part` of `parts` over [0, n): sizes differ by at most one. */
+static void range_of(size_t n, size_t parts, size_t part, size_t *begin, size_t *end) {
+  const size_t q = n / parts, r = n % parts;
+  *begin = part * q + (part < r ? part : r);
+  *end = *begin + q + (part < r);
+}
+
 
 struct wnn_pool {
   wnn_allocator alloc;

@@ -83,3 +83,11 @@ void wnn_sha256_of(const void *data, size_t size, uint8_t digest[32]) {
   wnn_sha256_update(&s, data, size);
   wnn_sha256_final(&s, digest);
 }
+
+void wnn_sha256_hex(const void *data, size_t size, char hex[65]) {
+  static const char digits[] = "0123456789abcdef";
+  uint8_t digest[32];
+  wnn_sha256_of(data, size, digest);
+  for (int i = 0; i < 32; i++) hex[2 * i] = digits[digest[i] >> 4], hex[2 * i + 1] = digits[digest[i] & 15];
+  hex[64] = '\0';
+}

@@ -17,5 +17,7 @@ void wnn_sha256_update(wnn_sha256 *s, const void *data, size_t size);
 void wnn_sha256_final(wnn_sha256 *s, uint8_t digest[32]);
 /* The digest of one buffer. */
 void wnn_sha256_of(const void *data, size_t size, uint8_t digest[32]);
+/* The digest of one buffer as 64 lowercase hex digits and a NUL (map files). */
+void wnn_sha256_hex(const void *data, size_t size, char hex[65]);
 
 #endif /* WNN_SHA256_H */

@@ -18,10 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const char artifact[3] = {'w', 'n', 'n'};
-  uint8_t digest[32];
   char hex[65];
-  wnn_sha256_of(artifact, sizeof artifact, digest);
-  for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+  wnn_sha256_hex(artifact, sizeof artifact, hex);
   /* The input with each "@SHA@" replaced, and a terminated copy for the
    * translation. */
   char *text = malloc(size * 13 + 1);

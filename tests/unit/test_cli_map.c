@@ -62,10 +62,8 @@ static char *graph_text(const void *data, size_t size, uint64_t *features) {
  * for this graph), with its digest, or one changed by `tamper`: 1 another
  * digest, 2 another size, 3 version 2, 4 no artifact object. */
 static int write_map(const void *data, size_t size, int tamper) {
-  uint8_t digest[32];
   char hex[65];
-  wnn_sha256_of(data, size, digest);
-  for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+  wnn_sha256_hex(data, size, hex);
   if (tamper == 1) hex[0] = hex[0] == '0' ? '1' : '0';
   char text[2048];
   snprintf(text, sizeof text,

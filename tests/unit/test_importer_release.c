@@ -101,10 +101,8 @@ TEST(map_traces_folds_and_fusions) {
     goto done;
   }
   /* Its digest is the artifact's. */
-  uint8_t digest[32];
   char hex[65];
-  wnn_sha256_of(release.artifact, release.size, digest);
-  for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+  wnn_sha256_hex(release.artifact, release.size, hex);
   const cJSON *a = cJSON_GetObjectItemCaseSensitive(map, "artifact");
   CHECK(!strcmp(cJSON_GetObjectItemCaseSensitive(a, "sha256")->valuestring, hex));
   CHECK(cJSON_GetObjectItemCaseSensitive(a, "bytes")->valuedouble == (double)release.size);
