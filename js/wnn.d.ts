@@ -85,6 +85,11 @@ export interface LoadOptions {
   /** dist/wnn-codecs.wasm (a module, URL or bytes): liblz4's and libzstd's decoders, fetched only
    *  for weights stored with lz4 or zstd. Default: this package's file. */
   codecs?: WebAssembly.Module | Source | Promise<Response>;
+  /** Threads each run uses, 1 to 64. Default: the host's cores (at most 8) where it has shared
+   *  memory and workers (threadsSupported()), else 1. More than 1 loads dist/wnn-mt.wasm and starts
+   *  worker threads; where threads cannot run the model loads single-threaded with no error
+   *  (model.threads says 1). Same bits at any count. */
+  threads?: number;
 }
 
 export interface LoadParamsOptions {
@@ -96,6 +101,16 @@ export interface LoadParamsOptions {
   verifyChecksum?: boolean;
   /** As for load(). */
   codecs?: WebAssembly.Module | Source | Promise<Response>;
+  /** As for load(): more than 1 puts the blob in dist/wnn-mt.wasm, where models bound to it run threaded. */
+  threads?: number;
+}
+
+/** What Model.share() gives: post it to a worker, which passes it to attach(). */
+export interface SharedModel {
+  readonly wnnSharedModel: 1;
+  readonly module: WebAssembly.Module;
+  readonly memory: WebAssembly.Memory;
+  readonly threads: number;
 }
 
 /** Options of convert(): the `wnn convert` flags of docs/cli.md. */
@@ -191,7 +206,15 @@ export class Model {
   /** A new executor with its own arena. `debug: true`: every value in memory of its own (nothing
    *  reused), so getValue reads intermediates after a run; dist/wnn-full.wasm and
    *  dist/wnn-scalar.wasm only (WNN_ERR_UNSUPPORTED in dist/wnn.wasm). */
-  createExecutor(options?: { debug?: boolean }): Executor;
+  createExecutor(options?: { debug?: boolean; threads?: number }): Executor;
+  /** Threads each run of its executors uses (load's options.threads where threads run, else 1). */
+  readonly threads: number;
+  /** dist/wnn-mt.wasm: bytes its heap has in use on every thread; null in the other modules. */
+  readonly heapUsed: number | null;
+  /** For a worker of this host: attach(shared) there gives a Model on the same weights (one copy,
+   *  in the shared memory). One share() per attach(). WNN_ERR_UNSUPPORTED outside dist/wnn-mt.wasm
+   *  and for a model bound to Params. */
+  share(): SharedModel;
   /** Stateless: runs once on every input (a TypedArray, or {data, shape} to have the shape checked too)
    *  and returns copies of the chosen outputs (names or indices; default all). */
   predict(inputs: Record<string, TensorData | TensorInput>, options?: { outputs?: readonly (string | number)[] }): Promise<Record<string, Tensor>>;
@@ -205,6 +228,8 @@ export class Model {
 export class Executor {
   readonly model: Model;
   readonly disposed: boolean;
+  /** Threads its runs use (1 in a single-threaded module). */
+  readonly threads: number;
   /** Copies data into an input; the TypedArray type must match the dtype and the length the element count.
    *  `shape`, when given, must equal the input's shape exactly (else WNN_ERR_SHAPE). The data is read
    *  through the built-in TypedArray getters (a subclass's own `length` or `buffer` is not consulted). */
@@ -275,3 +300,13 @@ export function version(options?: Pick<LoadOptions, 'wasm'>): Promise<string>;
 
 /** Whether this engine supports WebAssembly SIMD128. */
 export function simdSupported(): boolean;
+
+/** Whether this host runs dist/wnn-mt.wasm: SIMD128, shared memory (a cross-origin isolated page)
+ *  and workers (worker_threads in Node, Deno and Bun; Web Workers in browsers). */
+export function threadsSupported(): Promise<boolean>;
+
+/** In a worker: the Model of another thread's share(), on the same weights. */
+export function attach(shared: SharedModel, options?: { threads?: number }): Promise<Model>;
+
+/** The imports of dist/wnn-mt.wasm for a worker thread's instance (js/thread.js). */
+export function threadImports(module: WebAssembly.Module, memory: WebAssembly.Memory): WebAssembly.Imports;

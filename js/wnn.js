@@ -320,8 +320,30 @@ async function compileFrom(source) {
   return WebAssembly.compile(await readSource(source, undefined, 'wasm'));
 }
 
-async function runtimeFor(wasmOption) {
+// The runtime of options.wasm, or of the default module: with threads
+// (undefined: the host's default) dist/wnn-mt.wasm where this host runs it,
+// else dist/wnn.wasm (or dist/wnn-scalar.wasm without SIMD128). A module that
+// imports its memory is a threaded one.
+async function runtimeFor(wasmOption, threads) {
+  if (wasmOption === undefined && threads !== 1 && simdSupported()) {
+    const host = await threadHost();
+    const n = threads ?? (host ? Math.min(host.cores, DEFAULT_MAX_THREADS) : 1);
+    if (host && n > 1) {
+      try {
+        return await mtRuntimeFor(await compileFrom(mtWasmUrl()), host, n);
+      } catch {
+        // No threads after all (dist/wnn-mt.wasm missing, a worker that could
+        // not start: Deno without --allow-read, a page's CSP): one thread, as
+        // where the host has none; model.threads says 1.
+      }
+    }
+  }
   const module = await compileFrom(wasmOption ?? defaultWasmUrl(simdSupported()));
+  if (WebAssembly.Module.imports(module).some((i) => i.kind === 'memory')) {
+    const host = await threadHost();
+    if (!host) fail('WNN_ERR_UNSUPPORTED', 'options.wasm is the threaded module (dist/wnn-mt.wasm), which needs shared memory and workers: this host has not both (a page needs cross-origin isolation)');
+    return mtRuntimeFor(module, host, threads ?? Math.min(host.cores, DEFAULT_MAX_THREADS));
+  }
   let p = runtimes.get(module);
   if (!p) {
     const memory = {};
@@ -339,10 +361,16 @@ async function runtimeFor(wasmOption) {
 // clock_time_get (the per-node profile's clock: performance.now() in
 // nanoseconds), and, should a future build import other WASI functions,
 // answers that refuse them. memory.current is the instance's memory once it
-// exists.
+// exists. dist/wnn-mt.wasm, linked for Emscripten's own JS glue, imports its
+// shared memory and the few functions of that glue its C code calls
+// (threadGlue below).
 function importsFor(module, memory) {
   const imports = {};
-  for (const { module: mod, name } of WebAssembly.Module.imports(module)) {
+  for (const { module: mod, name, kind } of WebAssembly.Module.imports(module)) {
+    if (kind === 'memory') {
+      (imports[mod] ??= {})[name] = memory.current;
+      continue;
+    }
     let fn = () => 52; // ENOSYS
     if (mod === 'env' && name === 'emscripten_notify_memory_growth') fn = () => {};
     if (mod === 'env' && name === 'wnn_js_decode') fn = (codec, src, n, dst, size) => jsDecode(memory.current, codec, src >>> 0, n >>> 0, dst >>> 0, size >>> 0);
@@ -353,15 +381,213 @@ function importsFor(module, memory) {
       };
     }
     if (name === 'proc_exit') fn = (code) => { throw new WnnError('WNN_ERR_UNSUPPORTED', `wasm called proc_exit(${code})`); };
+    if (mod === 'env' && Object.hasOwn(threadGlue, name)) fn = threadGlue[name](memory);
     (imports[mod] ??= {})[name] = fn;
   }
   return imports;
 }
 
+// ------------------------------------------------------------------ threads
+//
+// dist/wnn-mt.wasm (docs/threads.md, "The threaded web module"): the runtime
+// with threads on a shared WebAssembly.Memory. Emscripten 3.1.6 links it for
+// its own JS glue, which mis-loads under Node 20; what its C code needs from
+// that glue is here, and js/thread.js starts the worker threads.
+
+const MT_MEMORY = { initial: 64, maximum: 32768, shared: true }; // CMakeLists.txt's limits
+const THREAD_STACK = 512 * 1024;
+// The default thread count where threads exist: the cores the host reports,
+// at most this many (each worker is a JS engine instance of its own).
+const DEFAULT_MAX_THREADS = 8;
+const mtWasmUrl = () => new URL('../dist/wnn-mt.wasm', import.meta.url);
+
+// Imports of dist/wnn-mt.wasm that stand in for Emscripten's glue. `memory`:
+// {current: the shared memory, x: the instance's exports once it exists,
+// main: whether this instance is the runtime's first (its C globals'
+// constructors run there)}.
+const threadGlue = {
+  // The first instance's constructors register its thread (a worker's
+  // record is set up by js/thread.js instead).
+  __emscripten_init_main_thread_js: (m) => (record) => {
+    // Only a browser's main thread may not block in Atomics.wait: its C
+    // waits spin instead (Emscripten's futex wait reads this flag).
+    const canBlock = !(typeof window === 'object' && typeof document === 'object');
+    m.x._emscripten_thread_init(record, 1, 1, canBlock ? 1 : 0, 0);
+    m.x.emscripten_tls_init();
+  },
+  // pthread_create (wasm/web.c's wnn_web_thread_new only) makes a thread's
+  // record and stack; js/thread.js runs the thread, so nothing is started here.
+  __pthread_create_js: () => () => 0,
+  _emscripten_default_pthread_stack_size: () => () => THREAD_STACK,
+  emscripten_get_now: () => () => performance.now(),
+  clock_gettime: (m) => (id, tp) => {
+    const now = id === 0 ? Date.now() : performance.now();
+    const view = new DataView(m.current.buffer);
+    view.setInt32(tp, Math.floor(now / 1000), true);
+    view.setInt32(tp + 4, Math.floor((now % 1000) * 1e6), true);
+    return 0;
+  },
+  // malloc's growth of the shared memory (sbrk): by what it asks, plus a
+  // fifth, in 64 KiB pages; false when the memory cannot grow that far.
+  emscripten_resize_heap: (m) => (requested) => {
+    requested >>>= 0;
+    const old = m.current.buffer.byteLength;
+    if (requested <= old) return 0; // another thread grew it meanwhile: malloc retries
+    const max = MT_MEMORY.maximum * 65536;
+    for (const want of [Math.min(max, requested + (requested >>> 2)), requested]) {
+      if (want > max) continue;
+      try {
+        m.current.grow(Math.ceil((want - m.current.buffer.byteLength) / 65536));
+        return 1;
+      } catch { /* try the smaller size */ }
+    }
+    return 0;
+  },
+  emscripten_check_blocking_allowed: () => () => {},
+  _emscripten_notify_thread_queue: () => () => 0,
+  emscripten_receive_on_main_thread_js: () => () => 0,
+  __emscripten_thread_cleanup: () => () => {},
+  emscripten_unwind_to_js_event_loop: () => () => { throw new WnnError('WNN_ERR_UNSUPPORTED', 'dist/wnn-mt.wasm: unwinding to the event loop is not supported'); },
+  exit: () => (code) => { throw new WnnError('WNN_ERR_UNSUPPORTED', `wasm called exit(${code})`); },
+  emscripten_webgl_create_context: () => () => 0,
+  emscripten_set_canvas_element_size: () => () => -1,
+};
+
+// options.threads: undefined/null (the default) or an integer 1 to 64.
+function readThreads(value, context) {
+  if (value === undefined || value === null) return;
+  if (!Number.isInteger(value) || value < 1 || value > 64) {
+    fail('WNN_ERR_INVALID_ARGUMENT', `${context}: options.threads must be an integer from 1 to 64, got ${describe(value)}`);
+  }
+}
+
+/** The imports of dist/wnn-mt.wasm for a worker thread's instance (js/thread.js). */
+export function threadImports(module, memory) {
+  return importsFor(module, { current: memory, x: null });
+}
+
+// How this host starts threads, once: null where it cannot (no shared
+// memory, a page without cross-origin isolation, no workers: Cloudflare
+// workerd), else {cores, spawn(url) -> {post, on(message|error)}}.
+let hostPromise;
+function threadHost() {
+  hostPromise ??= (async () => {
+    if (typeof SharedArrayBuffer !== 'function' || globalThis.crossOriginIsolated === false) return null;
+    try {
+      new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
+    } catch {
+      return null;
+    }
+    // Node, Bun and Deno: worker_threads, whose workers can be unreferenced
+    // (Deno's Web Workers would keep the process alive).
+    const serverSide = typeof process === 'object' || typeof globalThis.Deno === 'object';
+    let wt = null, os = null;
+    if (serverSide) {
+      try {
+        [wt, os] = await Promise.all([importNode('worker_threads'), importNode('os')]);
+      } catch { /* no worker_threads: Web Workers if there are */ }
+    }
+    if (wt?.Worker) {
+      return {
+        cores: os.availableParallelism?.() ?? os.cpus().length,
+        spawn(url) {
+          const w = new wt.Worker(url);
+          return {
+            post: (m) => w.postMessage(m),
+            on: (f) => {
+              // Referenced until it is ready (a load awaits it), then not: a
+              // parked worker does not keep the process alive.
+              w.on('message', (m) => { w.unref(); f(m); });
+              w.on('error', (e) => { w.unref(); f({ error: String(e?.stack ?? e) }); });
+            },
+          };
+        },
+      };
+    }
+    if (typeof Worker !== 'function') return null;
+    return {
+      cores: globalThis.navigator?.hardwareConcurrency ?? 1,
+      spawn(url) {
+        const w = new Worker(url, { type: 'module' });
+        return { post: (m) => w.postMessage(m), on: (f) => { w.onmessage = (e) => f(e.data); w.onerror = (e) => f({ error: e.message ?? String(e) }); } };
+      },
+    };
+  })();
+  return hostPromise;
+}
+
+/** Whether this host runs dist/wnn-mt.wasm (shared memory and workers). */
+export async function threadsSupported() {
+  return simdSupported() && (await threadHost()) !== null;
+}
+
+// The threaded runtime of `module` with at least `threads - 1` worker
+// threads parked in it (more are started when a load asks for more).
+const mtRuntimes = new WeakMap(); // WebAssembly.Module -> Promise<Runtime>
+async function mtRuntimeFor(module, host, threads) {
+  let p = mtRuntimes.get(module);
+  if (!p) {
+    const m = { current: new WebAssembly.Memory(MT_MEMORY), x: null };
+    p = WebAssembly.instantiate(module, importsFor(module, m)).then((instance) => {
+      m.x = instance.exports;
+      const rt = new Runtime(instance, m.current);
+      rt.threading = { module, host, started: 0, starting: Promise.resolve(), defaults: Math.min(host.cores, DEFAULT_MAX_THREADS) };
+      return rt;
+    });
+    mtRuntimes.set(module, p);
+    p.catch(() => mtRuntimes.delete(module));
+  }
+  const rt = await p;
+  // One start at a time: two loads asking for 4 threads start 3 workers.
+  const t = rt.threading;
+  t.starting = t.starting.catch(() => {}).then(() => startWorkers(rt, threads - 1 - t.started));
+  await t.starting;
+  return rt;
+}
+
+// The threads a model loaded with options.threads = `requested` runs with.
+function threadsOf(rt, requested) {
+  return rt.threading ? requested ?? rt.threading.defaults : 1;
+}
+
+async function startWorkers(rt, count) {
+  if (count <= 0) return;
+  const t = rt.threading;
+  const url = new URL('./thread.js', import.meta.url);
+  const x = rt.x;
+  const started = [];
+  for (let i = 0; i < count; i++) {
+    const out = rt.malloc(12);
+    const status = x.wnn_web_thread_new(THREAD_STACK, out);
+    const [record, top, base] = [rt.u32(out), rt.u32(out + 4), rt.u32(out + 8)];
+    x.free(out);
+    rt.check(status, 'load: starting a worker thread');
+    const worker = t.host.spawn(url);
+    started.push(new Promise((resolve, reject) => {
+      worker.on((msg) => {
+        if (msg?.ready) resolve();
+        else if (msg?.error) reject(new WnnError('WNN_ERR_UNSUPPORTED', `load: a worker thread of dist/wnn-mt.wasm failed: ${msg.error}`));
+      });
+    }));
+    worker.post({ module: t.module, memory: rt.memory, record, top, base });
+  }
+  await Promise.all(started);
+  t.started += count;
+  // Each worker says it is ready just before it parks: wait until it has.
+  const deadline = performance.now() + 10000;
+  while (x.wnn_web_threads_serving() < t.started) {
+    if (performance.now() > deadline) fail('WNN_ERR_UNSUPPORTED', `load: ${t.started} worker threads started but only ${x.wnn_web_threads_serving()} became ready within 10 s`);
+    await new Promise((r) => setTimeout(r, 1));
+  }
+}
+
 class Runtime {
-  constructor(instance) {
+  constructor(instance, memory, attached = false) {
     this.x = instance.exports;
-    this.x._initialize?.();
+    this.mem = memory ?? instance.exports.memory;
+    this.threading = null; // dist/wnn-mt.wasm: its worker threads
+    if (this.x._initialize) this.x._initialize();
+    else if (!attached) this.x.__wasm_call_ctors?.();
     this.decoder = new TextDecoder();
     this.slot = this.malloc(8); // out-parameter for handles
     liveRuntimes.add(this);
@@ -379,7 +605,7 @@ class Runtime {
     this.check(status, 'registerCodec');
   }
 
-  get memory() { return this.x.memory; }
+  get memory() { return this.mem; }
 
   malloc(n) {
     const p = this.x.malloc(Math.max(1, n));
@@ -392,7 +618,8 @@ class Runtime {
     const b = new Uint8Array(this.memory.buffer);
     let end = ptr;
     while (b[end]) end++;
-    return this.decoder.decode(b.subarray(ptr, end));
+    // A view of shared memory is copied first: TextDecoder refuses one in browsers.
+    return this.decoder.decode(this.threading ? b.slice(ptr, end) : b.subarray(ptr, end));
   }
 
   u32(ptr) { return new DataView(this.memory.buffer).getUint32(ptr, true); }
@@ -454,8 +681,9 @@ class Runtime {
  */
 export async function load(source, options) {
   // Each option read once, before anything else happens.
-  const { kernels: kernelsName, onProgress, wasm, verifyChecksum, convert: convertOptions, params, codecs, map: mapSource } = readOptions(options, 'load',
-    ['kernels', 'onProgress', 'wasm', 'verifyChecksum', 'convert', 'params', 'codecs', 'map']);
+  const { kernels: kernelsName, onProgress, wasm, verifyChecksum, convert: convertOptions, params, codecs, map: mapSource, threads: threadsOption } = readOptions(options, 'load',
+    ['kernels', 'onProgress', 'wasm', 'verifyChecksum', 'convert', 'params', 'codecs', 'map', 'threads']);
+  readThreads(threadsOption, 'load');
   const conversion = readConvertOptions(convertOptions);
   const kernelsKey = kernelsName ?? 'auto';
   const kernels = typeof kernelsKey === 'string' && Object.hasOwn(KERNELS, kernelsKey) ? KERNELS[kernelsKey] : undefined;
@@ -473,7 +701,7 @@ export async function load(source, options) {
   // A model binds params of its own wasm instance: theirs, unless options.wasm
   // names another (refused below).
   let [bytes, rt] = await Promise.all([readSource(source, onProgress ?? undefined),
-    params && module === undefined ? paramsRuntime(params) : runtimeFor(module)]);
+    params && module === undefined ? paramsRuntime(params) : runtimeFor(module, kernels === KERNELS.scalar ? 1 : threadsOption)]);
   if (params && paramsRuntime(params) !== rt) {
     fail('WNN_ERR_INVALID_ARGUMENT', 'options.params: the params were loaded into another wasm module than options.wasm picks; load both with the same options.wasm');
   }
@@ -483,7 +711,7 @@ export async function load(source, options) {
   const map = mapSource == null ? null : await readMap(mapSource, bytes);
   // From here to the C call no caller code runs: `bytes` is our own view.
   try {
-    return await withLossless(() => loadInto(rt, bytes, flags, kernels, params ?? null, map), codecs);
+    return await withLossless(() => loadInto(rt, bytes, flags, kernels, params ?? null, map, threadsOf(rt, threadsOption)), codecs);
   } catch (e) {
     // The default module leaves out a few rare ops: such an artifact loads in
     // dist/wnn-full.wasm (an explicit options.wasm is never replaced).
@@ -492,12 +720,12 @@ export async function load(source, options) {
       // Params live in one instance: they cannot follow the model to another.
       fail(e.code, `${e.message}; its params must then be loaded there too: loadParams(source, {wasm: new URL('dist/wnn-full.wasm' of this package)}) and load(graph, {params, wasm: the same URL})`);
     }
-    const full = await runtimeFor(fullWasmUrl());
+    const full = await runtimeFor(fullWasmUrl(), 1);
     return withLossless(() => loadInto(full, bytes, flags, kernels, null, map), codecs);
   }
 }
 
-function loadInto(rt, bytes, flags, kernels, params, map) {
+function loadInto(rt, bytes, flags, kernels, params, map, threads = 1) {
   const size = bytes.length;
   const handle = params ? paramsBind(params, 'load') : 0; // throws when disposed
   if (bytes.buffer === rt.memory.buffer) bytes = bytes.slice(); // malloc may grow (and detach) it
@@ -511,7 +739,7 @@ function loadInto(rt, bytes, flags, kernels, params, map) {
     if (params) paramsUnbind(params);
     throw err;
   }
-  return new Model(rt, rt.u32(rt.slot), data, params, map);
+  return new Model(rt, rt.u32(rt.slot), data, params, map, threads);
 }
 
 // ---------------------------------------------------------------------- map
@@ -695,10 +923,11 @@ function loadError(rt, status, what, map) {
  * the tensors' CRCs and the blob's SHA-256).
  */
 export async function loadParams(source, options) {
-  const { onProgress, wasm, verifyChecksum, codecs } = readOptions(options, 'loadParams', ['onProgress', 'wasm', 'verifyChecksum', 'codecs']);
+  const { onProgress, wasm, verifyChecksum, codecs, threads } = readOptions(options, 'loadParams', ['onProgress', 'wasm', 'verifyChecksum', 'codecs', 'threads']);
   if (onProgress != null && typeof onProgress !== 'function') fail('WNN_ERR_INVALID_ARGUMENT', `loadParams: options.onProgress: expected a function, got ${describe(onProgress)}`);
+  readThreads(threads, 'loadParams');
   const flags = LOAD_BORROW | (verifyChecksum === false ? LOAD_NO_CHECKSUM : 0);
-  let [bytes, rt] = await Promise.all([readSource(source, onProgress ?? undefined, 'params'), runtimeFor(wasm)]);
+  let [bytes, rt] = await Promise.all([readSource(source, onProgress ?? undefined, 'params'), runtimeFor(wasm, threads)]);
   if (bytes.buffer === rt.memory.buffer) bytes = bytes.slice();
   return withLossless(() => paramsInto(rt, bytes, flags), codecs);
 }
@@ -778,6 +1007,36 @@ export class Params {
     this.#rt.x.free(this.#block);
     this.#block = 0;
   }
+}
+
+/**
+ * The Model of another thread's share(), in this worker: the same weights in
+ * the same shared memory, executors of this thread's own. Options: threads
+ * (each run's threads; default the sharing model's), which use the worker
+ * threads the sharing side started. Call it once per share() object.
+ */
+export async function attach(shared, options) {
+  const { threads } = readOptions(options, 'attach', ['threads']);
+  readThreads(threads, 'attach');
+  const ok = shared !== null && typeof shared === 'object' && shared.wnnSharedModel === 1
+    && shared.module instanceof WebAssembly.Module && shared.memory instanceof WebAssembly.Memory
+    && ['model', 'data', 'refs', 'record', 'top', 'base', 'threads'].every((k) => Number.isInteger(shared[k]) && shared[k] > 0);
+  if (!ok) fail('WNN_ERR_INVALID_ARGUMENT', `attach: expected the object of a model's share(), got ${describe(shared)}`);
+  const { module, memory } = shared;
+  const m = { current: memory, x: null };
+  const instance = await WebAssembly.instantiate(module, importsFor(module, m));
+  const x = instance.exports;
+  m.x = x;
+  // This thread's C set-up, as js/thread.js does it (not the constructors:
+  // the memory's first instance ran them).
+  x.emscripten_stack_set_limits(shared.top, shared.base);
+  x.stackRestore(shared.top);
+  const canBlock = !(typeof window === 'object' && typeof document === 'object');
+  x._emscripten_thread_init(shared.record, 0, 0, canBlock ? 1 : 0, 0);
+  x.emscripten_tls_init();
+  const rt = new Runtime(instance, memory, true);
+  rt.threading = { module, host: null, started: 0, starting: Promise.resolve(), defaults: shared.threads };
+  return new Model(rt, shared.model, shared.data, null, null, threads ?? shared.threads, shared.refs);
 }
 
 /** The C library's version ("0.1.0") of the wasm module `options.wasm` picks. */
@@ -967,14 +1226,18 @@ let modelMap; // Model -> its map (load's options.map), or null
 let executorResize;
 
 export class Model {
-  #rt; #handle; #data; #params; #executors = new Set(); #in; #out; #map;
+  #rt; #handle; #data; #params; #executors = new Set(); #in; #out; #map; #refs = 0;
 
   static {
     modelMap = (m) => m.#map;
   }
 
-  constructor(rt, handle, data, params, map) {
+  constructor(rt, handle, data, params, map, threads, refs = 0) {
     this.#rt = rt;
+    this.#refs = refs;
+    /** Threads each run uses (load's options.threads where the threaded
+     * module runs, else 1: docs/threads.md). */
+    this.threads = threads;
     this.#handle = handle;
     this.#data = data;
     this.#params = params;
@@ -1004,24 +1267,38 @@ export class Model {
    * (shared by every model loaded with the same wasm module). */
   get memory() { return this.#rt.memory; }
 
+  /** In the threaded module: bytes its heap has in use now, on every thread
+   * (the memory only ever grows); null in the others. */
+  get heapUsed() { return this.#rt.x.wnn_web_heap_used?.() ?? null; }
+
   /** A new executor: allocates its arena now; run() allocates nothing.
    * Options: debug (true: TVM's debug executor, every value in memory of its
    * own, so that getValue reads any intermediate after a run; in
    * dist/wnn-full.wasm and dist/wnn-scalar.wasm only). */
   createExecutor(options) {
-    const { debug } = readOptions(options, 'createExecutor', ['debug']);
+    const { debug, threads } = readOptions(options, 'createExecutor', ['debug', 'threads']);
     if (debug != null && typeof debug !== 'boolean') fail('WNN_ERR_INVALID_ARGUMENT', `createExecutor: options.debug must be true or false, got ${describe(debug)}`);
-    return this.#createExecutor('createExecutor', !!debug);
+    readThreads(threads, 'createExecutor');
+    return this.#createExecutor('createExecutor', !!debug, threads ?? this.threads);
   }
 
-  #createExecutor(context, debug = false) {
+  #createExecutor(context, debug = false, threads = this.threads) {
     this.#live(context);
     const rt = this.#rt;
     if (debug && !rt.x.wnn_executor_create_debug) {
       fail('WNN_ERR_UNSUPPORTED', `${context}: debug executors are in dist/wnn-full.wasm and dist/wnn-scalar.wasm, not dist/wnn.wasm (its size budget): load the model with {wasm: new URL('dist/wnn-full.wasm' of this package)}`);
     }
     rt.check((debug ? rt.x.wnn_executor_create_debug : rt.x.wnn_executor_create)(this.#handle, rt.slot), context, undefined, this.#map);
-    const ex = new Executor(this, rt, rt.u32(rt.slot), (e) => this.#executors.delete(e), this.#in, this.#out);
+    const handle = rt.u32(rt.slot);
+    if (threads > 1 && !debug) {
+      const status = rt.x.wnn_executor_set_threads(handle, rt.threading ? threads : 1);
+      if (status !== 0) {
+        const msg = rt.cstr(rt.x.wnn_last_error());
+        rt.x.wnn_executor_destroy(handle);
+        rt.check(status, context, msg);
+      }
+    }
+    const ex = new Executor(this, rt, handle, (e) => this.#executors.delete(e), this.#in, this.#out);
     this.#executors.add(ex);
     return ex;
   }
@@ -1088,6 +1365,40 @@ export class Model {
     }
   }
 
+  /**
+   * What another thread needs to run this model on the same weights: a plain
+   * object to post to a worker (worker_threads or a Web Worker started by
+   * this page or process), where attach() turns it into a Model. The weights
+   * stay where they are, once, in the threaded module's shared memory; each
+   * thread's executors have activations of their own. One share() per
+   * attach(): it carries a thread record and stack made for that worker. The
+   * model is freed when the last of its handles (this one and every attached
+   * one) is disposed. Only for models of dist/wnn-mt.wasm (threads > 1, or
+   * load's options.wasm naming it), and not yet for a model bound to Params.
+   */
+  share() {
+    this.#live('share');
+    const rt = this.#rt;
+    if (!rt.threading) {
+      fail('WNN_ERR_UNSUPPORTED', 'share: the model was loaded in a single-threaded module, whose memory is not shared: load it with {threads: 2} or more where this host has shared memory and workers (wnn.threadsSupported())');
+    }
+    if (this.#params) fail('WNN_ERR_UNSUPPORTED', 'share: the model is bound to Params (loadParams), which share() does not carry yet: load a self-contained artifact to share it');
+    const out = rt.malloc(12);
+    const status = rt.x.wnn_web_thread_new(THREAD_STACK, out);
+    const [record, top, base] = [rt.u32(out), rt.u32(out + 4), rt.u32(out + 8)];
+    rt.x.free(out);
+    rt.check(status, 'share');
+    if (!this.#refs) {
+      this.#refs = rt.malloc(4);
+      Atomics.store(new Int32Array(rt.memory.buffer), this.#refs >> 2, 1);
+    }
+    Atomics.add(new Int32Array(rt.memory.buffer), this.#refs >> 2, 1);
+    return {
+      wnnSharedModel: 1, module: rt.threading.module, memory: rt.memory, model: this.#handle,
+      data: this.#data, refs: this.#refs, threads: this.threads, record, top, base,
+    };
+  }
+
   /** Index of the input with this exact name (or a checked index). */
   inputIndex(nameOrIndex) { return indexIn(this.#in, 'input', nameOrIndex, 'inputIndex'); }
 
@@ -1098,8 +1409,15 @@ export class Model {
   dispose() {
     if (!this.#handle) return;
     for (const ex of [...this.#executors]) executorDispose(ex);
-    this.#rt.x.wnn_model_free(this.#handle);
-    this.#rt.x.free(this.#data);
+    // A shared model (share()/attach()) goes with the last of its handles,
+    // on whichever thread that is.
+    const last = !this.#refs || Atomics.sub(new Int32Array(this.#rt.memory.buffer), this.#refs >> 2, 1) === 1;
+    if (last) {
+      this.#rt.x.wnn_model_free(this.#handle);
+      this.#rt.x.free(this.#data);
+      if (this.#refs) this.#rt.x.free(this.#refs);
+    }
+    this.#refs = 0;
     this.#handle = 0;
     this.#data = 0;
     if (this.#params) paramsUnbind(this.#params);
@@ -1148,6 +1466,13 @@ export class Executor {
 
   /** The outputs' shapes now. */
   get outputs() { return this.#out.map(publicInfo); }
+
+  /** Threads this executor's runs use (createExecutor's options.threads,
+   * else the model's); a run uses fewer when fewer workers are idle, with
+   * the same results. */
+  get threads() {
+    return this.#rt.x.wnn_executor_threads(this.#live('threads'));
+  }
 
   /** Bytes of the executor's arena now (the largest plan it has used). */
   get arenaBytes() {

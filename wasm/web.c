@@ -274,3 +274,57 @@ double wnn_web_value(wnn_executor *executor, int index, int what, const char **n
   if (what == -4) return (double)(size_t)((char *)t.data + t.byte_offset);
   return what >= 0 && what < info.ndim ? (double)info.shape[what] : -1;
 }
+
+#ifdef __EMSCRIPTEN_PTHREADS__
+/* dist/wnn-mt.wasm: worker threads started by JavaScript (js/thread.js), not
+ * by pthread_create's own JS glue, which this build does not ship.
+ *
+ * wnn_web_thread_new, on a thread that runs already, makes what a new one
+ * needs before it can run any C: its libc thread record and its stack
+ * (`stack_size` bytes). pthread_create makes both and calls the JS import
+ * __pthread_create_js, which js/wnn.js answers with success and nothing else:
+ * the record never runs `never`. out[0] = the record, out[1] = the stack's
+ * top, out[2] = its base. The worker then sets its stack pointer and limits,
+ * calls _emscripten_thread_init(record, 0, 0, 1, 0) and emscripten_tls_init,
+ * and enters wnn_web_thread_serve, which parks it for the pools of every
+ * executor of this memory (src/runtime/pool.c). */
+#include <emscripten/emmalloc.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "runtime/pool.h"
+
+static void *never(void *arg) { return arg; }
+
+wnn_status wnn_web_thread_new(size_t stack_size, uint32_t *out) {
+  stack_size = (stack_size + 15) & ~(size_t)15;
+  void *stack = aligned_alloc(16, stack_size);
+  if (!stack) return wnn_seterr(NULL, 0, WNN_ERR_OUT_OF_MEMORY, "out of memory for a thread's stack");
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstack(&attr, stack, stack_size);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  pthread_t t;
+  const int err = pthread_create(&t, &attr, never, NULL);
+  pthread_attr_destroy(&attr);
+  if (err) {
+    free(stack);
+    return wnn_seterr(NULL, 0, WNN_ERR_OUT_OF_MEMORY, "a thread record: pthread_create error %d", err);
+  }
+  out[0] = (uint32_t)(uintptr_t)t;
+  out[1] = (uint32_t)((uintptr_t)stack + stack_size);
+  out[2] = (uint32_t)(uintptr_t)stack;
+  return WNN_OK;
+}
+
+void wnn_web_thread_serve(void) { wnn_pool_serve(); }
+
+/* Bytes malloc has handed out and not had back, on every thread of this
+ * memory (emmalloc's heap less its free blocks): what the sharing test and
+ * bench measure, since the memory itself only ever grows. */
+double wnn_web_heap_used(void) {
+  return (double)(emmalloc_dynamic_heap_size() - emmalloc_free_dynamic_memory());
+}
+int wnn_web_threads_serving(void) { return wnn_pool_serving(); }
+#endif

@@ -10,7 +10,12 @@
 //   /build/examples/*       the models and inputs: --data DIR (default
 //                           ../../build/examples, what examples/prepare.mjs writes)
 //
-//   node examples/browser/serve.mjs [PORT] [--data DIR]     (PORT default 8080; 0 picks one)
+//   node examples/browser/serve.mjs [PORT] [--data DIR] [--isolate]     (PORT default 8080; 0 picks one)
+//
+// --isolate sends the two headers that make a page cross-origin isolated
+// (Cross-Origin-Opener-Policy: same-origin, Cross-Origin-Embedder-Policy:
+// require-corp): only such a page has SharedArrayBuffer, so only there does
+// wnn run on several threads (dist/wnn-mt.wasm); without them it runs on one.
 //
 // then open http://127.0.0.1:PORT/examples/browser/. Serves .wasm as
 // application/wasm, which WebAssembly.compileStreaming requires. Copied into
@@ -33,7 +38,7 @@ export function packageRoot() {
   return path.dirname(createRequire(import.meta.url).resolve('wnn/package.json'));
 }
 
-export function startServer(port = 8080, host = '127.0.0.1', { data = path.resolve(here, '../../build/examples') } = {}) {
+export function startServer(port = 8080, host = '127.0.0.1', { data = path.resolve(here, '../../build/examples'), isolate = false } = {}) {
   const pkg = packageRoot();
   // URL prefix -> folder, and which files of it are served.
   const mounts = [
@@ -69,6 +74,7 @@ export function startServer(port = 8080, host = '127.0.0.1', { data = path.resol
       'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
       'content-length': body.length,
       'cache-control': 'no-store',
+      ...(isolate ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } : {}),
     });
     res.end(body);
   });
@@ -79,6 +85,8 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const args = process.argv.slice(2);
   const at = args.indexOf('--data');
   const data = at >= 0 ? args.splice(at, 2)[1] : undefined;
-  const server = await startServer(Number(args[0] ?? 8080), '127.0.0.1', data ? { data } : undefined);
+  const isolate = args.includes('--isolate');
+  if (isolate) args.splice(args.indexOf('--isolate'), 1);
+  const server = await startServer(Number(args[0] ?? 8080), '127.0.0.1', { ...(data ? { data } : {}), isolate });
   console.log(`serving wnn from ${packageRoot()} at http://127.0.0.1:${server.address().port}/examples/browser/`);
 }

@@ -457,8 +457,16 @@ wnn_status wnn_executor_profile(const wnn_executor *ex, int index, wnn_node_prof
   return WNN_OK;
 }
 
+static wnn_status run_nodes(wnn_executor *ex);
+
 wnn_status wnn_executor_run(wnn_executor *ex) {
   if (!ex) return fail(NULL, WNN_ERR_INVALID_ARGUMENT, "wnn_executor_run: executor is NULL");
+  const wnn_status st = run_nodes(ex);
+  wnn_pool_run_end(ex->pool); /* wasm: the workers this run claimed go back */
+  return st;
+}
+
+static wnn_status run_nodes(wnn_executor *ex) {
   const wnn_model *m = ex->model;
   if (ex->skipped_by)
     for (int v = 0; v < m->num_values; v++) ex->skipped_by[v] = -1;

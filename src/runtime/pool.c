@@ -33,20 +33,24 @@ static void range_of(size_t n, size_t parts, size_t part, size_t *begin, size_t 
   *end = *begin + q + (part < r);
 }
 
-
 struct wnn_pool {
   wnn_allocator alloc;
-  int threads;
+  int threads; /* asked for */
+  int active;  /* the caller and the workers running this pool's jobs now */
+#ifndef __EMSCRIPTEN__
   pthread_t *workers; /* threads - 1 */
+#endif
   struct worker_arg {
     wnn_pool *pool;
-    size_t index; /* 1 .. threads - 1: the range it runs */
+    size_t index;        /* 1 .. threads - 1: the range it runs */
+    unsigned long first; /* the generation before its first job */
   } *args;
   pthread_mutex_t mu;
   pthread_cond_t go, done;
   unsigned long generation; /* a new job */
   int pending;              /* workers still on the current job */
-  int stop;
+  int stop;                 /* workers leave the pool */
+  int exited;               /* workers that left */
   wnn_parallel_fn *fn;
   void *ctx;
   size_t n, parts;
@@ -54,10 +58,10 @@ struct wnn_pool {
 
 static _Thread_local wnn_pool *current;
 
-static void *worker(void *arg) {
-  struct worker_arg *w = arg;
+/* A worker's life in one pool: each new job's range, until stop. */
+static void serve_pool(struct worker_arg *w) {
   wnn_pool *p = w->pool;
-  unsigned long seen = 0;
+  unsigned long seen = w->first;
   pthread_mutex_lock(&p->mu);
   for (;;) {
     while (p->generation == seen && !p->stop) pthread_cond_wait(&p->go, &p->mu);
@@ -75,17 +79,116 @@ static void *worker(void *arg) {
     pthread_mutex_lock(&p->mu);
     if (--p->pending == 0) pthread_cond_signal(&p->done);
   }
+  p->exited++;
+  pthread_cond_signal(&p->done);
   pthread_mutex_unlock(&p->mu);
-  return NULL;
 }
 
-static void stop_workers(wnn_pool *p, int started) {
+/* Tells the pool's workers to leave and waits until they have. */
+static void stop_workers(wnn_pool *p) {
   pthread_mutex_lock(&p->mu);
   p->stop = 1;
   pthread_cond_broadcast(&p->go);
+  while (p->exited < p->active - 1) pthread_cond_wait(&p->done, &p->mu);
+  p->stop = 0;
+  p->exited = 0;
   pthread_mutex_unlock(&p->mu);
+}
+
+#ifdef __EMSCRIPTEN__
+/* The threaded web module (dist/wnn-mt.wasm): JavaScript starts the worker
+ * threads (Web Workers or worker_threads on the same shared memory), each of
+ * which calls wnn_pool_serve and parks. A pool owns no thread: the first
+ * split of a run claims up to threads - 1 parked workers and the end of the
+ * run gives them back, so idle executors hold none and several executors
+ * share the workers JavaScript started. A run that finds fewer parked
+ * workers than it asks for uses those it finds; any count gives the same
+ * bits. */
+static struct {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int serving;                             /* threads in wnn_pool_serve */
+  int idle;                                /* of those, claimed by no pool */
+  int queued;                              /* claims not yet taken up */
+  struct worker_arg *queue[WNN_MAX_THREADS]; /* idle <= WNN_MAX_THREADS */
+} park = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, {0}};
+
+void wnn_pool_serve(void) {
+  pthread_mutex_lock(&park.mu);
+  if (park.serving >= WNN_MAX_THREADS) { /* more than any pool can use */
+    pthread_mutex_unlock(&park.mu);
+    return;
+  }
+  park.serving++;
+  park.idle++;
+  for (;;) {
+    while (!park.queued) pthread_cond_wait(&park.cv, &park.mu);
+    struct worker_arg *w = park.queue[--park.queued];
+    pthread_mutex_unlock(&park.mu);
+    serve_pool(w);
+    pthread_mutex_lock(&park.mu);
+    park.idle++;
+  }
+}
+
+int wnn_pool_serving(void) {
+  pthread_mutex_lock(&park.mu);
+  const int n = park.serving;
+  pthread_mutex_unlock(&park.mu);
+  return n;
+}
+
+static void claim(wnn_pool *p) {
+  pthread_mutex_lock(&park.mu);
+  int k = p->threads - 1;
+  if (k > park.idle) k = park.idle;
+  park.idle -= k;
+  for (int i = 0; i < k; i++) {
+    p->args[i] = (struct worker_arg){p, (size_t)i + 1, p->generation};
+    park.queue[park.queued++] = &p->args[i];
+  }
+  if (k) pthread_cond_broadcast(&park.cv);
+  pthread_mutex_unlock(&park.mu);
+  p->active = 1 + k;
+}
+
+void wnn_pool_run_end(wnn_pool *p) {
+  if (!p || p->active < 2) return;
+  stop_workers(p);
+  p->active = 1;
+}
+
+static wnn_status start_workers(wnn_pool *p) {
+  p->active = 1;
+  return WNN_OK;
+}
+#else
+static void *worker(void *arg) {
+  serve_pool(arg);
+  return NULL;
+}
+
+static void join_workers(wnn_pool *p, int started) {
+  p->active = started + 1;
+  stop_workers(p);
   for (int i = 0; i < started; i++) pthread_join(p->workers[i], NULL);
 }
+
+static wnn_status start_workers(wnn_pool *p) {
+  for (int i = 0; i < p->threads - 1; i++) {
+    p->args[i] = (struct worker_arg){p, (size_t)i + 1, 0};
+    const int err = pthread_create(&p->workers[i], NULL, worker, &p->args[i]);
+    if (err) {
+      join_workers(p, i);
+      return wnn_seterr(NULL, 0, WNN_ERR_OUT_OF_MEMORY,
+                        "starting thread %d of %d failed (pthread_create error %d)", i + 2,
+                        p->threads, err);
+    }
+  }
+  p->active = p->threads;
+  return WNN_OK;
+}
+#endif
 
 static void release(wnn_pool *p) {
   const wnn_allocator a = p->alloc;
@@ -93,7 +196,9 @@ static void release(wnn_pool *p) {
   pthread_cond_destroy(&p->go);
   pthread_mutex_destroy(&p->mu);
   wnn_free(&a, p->args, (size_t)p->threads * sizeof *p->args, 16);
+#ifndef __EMSCRIPTEN__
   wnn_free(&a, p->workers, (size_t)p->threads * sizeof *p->workers, 16);
+#endif
   wnn_free(&a, p, sizeof *p, 16);
 }
 
@@ -106,30 +211,30 @@ wnn_status wnn_pool_create(const wnn_allocator *a, int threads, wnn_pool **out) 
   if (!p) return wnn_seterr(NULL, 0, WNN_ERR_OUT_OF_MEMORY, "out of memory for a thread pool");
   p->alloc = *a;
   p->threads = threads;
-  p->workers = wnn_calloc(a, (size_t)threads, sizeof *p->workers, 16);
   p->args = wnn_calloc(a, (size_t)threads, sizeof *p->args, 16);
+  int ok = p->args != NULL;
+#ifndef __EMSCRIPTEN__
+  p->workers = wnn_calloc(a, (size_t)threads, sizeof *p->workers, 16);
+  ok = ok && p->workers;
+#endif
   int sync = 0;
-  if (p->workers && p->args) {
+  if (ok) {
     sync = !pthread_mutex_init(&p->mu, NULL);
     sync = sync && !pthread_cond_init(&p->go, NULL);
     sync = sync && !pthread_cond_init(&p->done, NULL);
   }
   if (!sync) {
     wnn_free(a, p->args, (size_t)threads * sizeof *p->args, 16);
+#ifndef __EMSCRIPTEN__
     wnn_free(a, p->workers, (size_t)threads * sizeof *p->workers, 16);
+#endif
     wnn_free(a, p, sizeof *p, 16);
     return wnn_seterr(NULL, 0, WNN_ERR_OUT_OF_MEMORY, "out of memory for a thread pool");
   }
-  for (int i = 0; i < threads - 1; i++) {
-    p->args[i] = (struct worker_arg){p, (size_t)i + 1};
-    const int err = pthread_create(&p->workers[i], NULL, worker, &p->args[i]);
-    if (err) {
-      stop_workers(p, i);
-      release(p);
-      return wnn_seterr(NULL, 0, WNN_ERR_OUT_OF_MEMORY,
-                        "starting thread %d of %d failed (pthread_create error %d)", i + 2,
-                        threads, err);
-    }
+  const wnn_status st = start_workers(p);
+  if (st) {
+    release(p);
+    return st;
   }
   *out = p;
   return WNN_OK;
@@ -137,7 +242,11 @@ wnn_status wnn_pool_create(const wnn_allocator *a, int threads, wnn_pool **out) 
 
 void wnn_pool_free(wnn_pool *p) {
   if (!p) return;
-  stop_workers(p, p->threads - 1);
+#ifdef __EMSCRIPTEN__
+  wnn_pool_run_end(p);
+#else
+  join_workers(p, p->threads - 1);
+#endif
   release(p);
 }
 
@@ -159,9 +268,17 @@ void wnn_parallel_for(size_t n, size_t min_units, wnn_parallel_fn *fn, void *ctx
     if (n) fn(ctx, 0, n);
     return;
   }
+#ifdef __EMSCRIPTEN__
+  if (p->active < 2) claim(p);
+#endif
+  if (parts > (size_t)p->active) parts = (size_t)p->active;
+  if (parts < 2) {
+    fn(ctx, 0, n);
+    return;
+  }
   pthread_mutex_lock(&p->mu);
   p->fn = fn, p->ctx = ctx, p->n = n, p->parts = parts;
-  p->pending = p->threads - 1;
+  p->pending = p->active - 1;
   p->generation++;
   pthread_cond_broadcast(&p->go);
   pthread_mutex_unlock(&p->mu);

@@ -40,6 +40,17 @@ int wnn_pool_threads(const wnn_pool *pool);
  * the fewest units worth a thread of their own (a thread gets at least that
  * many, so small loops stay on the calling thread). */
 typedef void wnn_parallel_fn(void *ctx, size_t begin, size_t end);
+#if defined(WNN_THREADS) && defined(__EMSCRIPTEN__)
+/* dist/wnn-mt.wasm: a thread JavaScript started parks here for good, serving
+ * the pools that claim it; wnn_pool_serving counts such threads. A pool
+ * claims parked workers at the first split of a run and gives them back at
+ * wnn_pool_run_end (the end of every run). */
+void wnn_pool_serve(void);
+int wnn_pool_serving(void);
+void wnn_pool_run_end(wnn_pool *pool);
+#else /* natively a pool keeps its own threads */
+static inline void wnn_pool_run_end(wnn_pool *pool) { (void)pool; }
+#endif
 #ifdef WNN_THREADS
 wnn_pool *wnn_pool_enter(wnn_pool *pool);
 void wnn_pool_leave(wnn_pool *previous);

@@ -214,7 +214,7 @@ test('wasm/exports-web.txt lists exactly the wrappers wasm/web.c defines', () =>
   // Non-static functions of web.c: a return type at column 0, then wnn_web_NAME(.
   const text = fs.readFileSync(rel('wasm/web.c'), 'utf8');
   const defined = [...text.matchAll(/^(?!static\b)[A-Za-z_][\w\s*]*?\b(wnn_web_[a-z0-9_]+)\s*\(/gm)].map((m) => m[1]);
-  const listed = [...readNames('exports-web.txt'), ...debugNames()].filter((n) => n.startsWith('wnn_web_'));
+  const listed = [...readNames('exports-web.txt'), ...debugNames(), ...readNames('exports-mt.txt')].filter((n) => n.startsWith('wnn_web_'));
   assert.ok(defined.length > 0, 'no wrappers found in wasm/web.c');
   assert.deepEqual([...new Set(defined)].sort(), [...listed].sort());
 });
