@@ -196,6 +196,7 @@ const ORT_DIST = path.join(ROOT, 'node_modules/onnxruntime-web/dist');
 const sizes = [
   sizeOf(path.join(ROOT, 'dist/wnn.wasm'), 'wnn', 'wasm (SIMD128)'),
   sizeOf(path.join(ROOT, 'dist/wnn-scalar.wasm'), 'wnn', 'wasm (fallback without SIMD128)'),
+  ...(fs.existsSync(path.join(ROOT, 'dist/wnn-mt.wasm')) ? [sizeOf(path.join(ROOT, 'dist/wnn-mt.wasm'), 'wnn', 'wasm (SIMD128, threads: load with threads > 1)')] : []),
   sizeOf(path.join(ROOT, 'js/wnn.js'), 'wnn', 'JS'),
   sizeOf(path.join(ORT_DIST, 'ort-wasm-simd-threaded.wasm'), 'ort-web', 'wasm (SIMD; the wasm backend with 1 or more threads)'),
   sizeOf(path.join(ORT_DIST, 'ort-wasm-simd-threaded.mjs'), 'ort-web', 'JS (Emscripten glue)'),

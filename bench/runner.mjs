@@ -7,6 +7,9 @@
 // js/wnn.js), ort-web (onnxruntime-web's wasm backend, 1 thread, SIMD build)
 // or ort-node (onnxruntime-node, intraOpNumThreads = 1); both ORT runtimes
 // take the .onnx file. TEST_DATA_DIR holds input_<i>.pb and output_<i>.pb.
+// A suffix @N runs wnn or ort-web on N threads (wnn@2: dist/wnn-mt.wasm,
+// load's threads: 2; ort-web@2: env.wasm.numThreads = 2, its threaded build);
+// without it, one thread (bench/threads-web.mjs compares the two).
 //
 // What is measured:
 // - loadMs: from the artifact's bytes in memory to ready to run, the first
@@ -126,7 +129,12 @@ const stats = (xs) => {
 // instead of dist/wnn.wasm; npm run bench never sets it.
 const WASM = process.env.WNN_BENCH_WASM ? fs.readFileSync(process.env.WNN_BENCH_WASM) : null;
 
-export async function makeAdapter(runtime, inputs) {
+export async function makeAdapter(runtimeName, inputs) {
+  const [runtime, threadsText] = runtimeName.split('@');
+  const threads = threadsText === undefined ? 1 : Number(threadsText);
+  if (!(Number.isInteger(threads) && threads >= 1) || (threadsText !== undefined && runtime === 'ort-node')) {
+    throw new Error(`runtime '${runtimeName}': a thread count @N is for wnn and ort-web`);
+  }
   if (runtime === 'wnn') {
     const wnn = await import(pathToFileURL(path.join(ROOT, 'js/wnn.js')).href);
     if (!wnn.simdSupported()) throw new Error('this engine has no WebAssembly SIMD128: js/wnn.js would pick dist/wnn-scalar.wasm');
@@ -136,7 +144,8 @@ export async function makeAdapter(runtime, inputs) {
       // The default wasm (dist/wnn.wasm, read and compiled by the first load
       // and cached), as ORT-web reads and compiles its .wasm in its first create.
       async load(bytes) {
-        const model = await wnn.load(bytes, WASM ? { wasm: WASM } : undefined);
+        const model = await wnn.load(bytes, WASM ? { wasm: WASM } : { threads });
+        if (model.threads !== threads) throw new Error(`wnn ran ${model.threads} threads, not ${threads}`);
         const exec = model.createExecutor();
         const names = model.inputs.map((t) => t.name);
         const slot = byName(names, inputs);
@@ -158,7 +167,7 @@ export async function makeAdapter(runtime, inputs) {
   let ort, opts;
   if (runtime === 'ort-web') {
     ort = await import('onnxruntime-web');
-    ort.env.wasm.numThreads = 1;
+    ort.env.wasm.numThreads = threads;
     ort.env.wasm.proxy = false;
     ort.env.wasm.wasmPaths = path.join(ROOT, 'node_modules/onnxruntime-web/dist') + path.sep;
     opts = { executionProviders: ['wasm'], graphOptimizationLevel: 'all' };
