@@ -188,6 +188,27 @@ wnn_status wnn_conv_prepare(wnn_prepare_ctx *ctx) {
   return WNN_OK;
 }
 
+/* The fused activation over rows (channels) of an output block, split by
+ * rows over intra-op threads (each row alone: the same bits). */
+typedef struct act_job {
+  wnn_f32_act_ukernel *act;
+  size_t cols, rs;
+  float *y;
+  const wnn_f32_act_params *params;
+} act_job;
+
+static void act_rows(void *ctx, size_t r0, size_t r1) {
+  const act_job *j = ctx;
+  j->act(r1 - r0, j->cols, j->y + r0 * j->rs, j->rs, j->params);
+}
+
+static void apply_act(wnn_f32_act_ukernel *act, size_t rows, size_t cols, float *y, size_t rs,
+                      const wnn_f32_act_params *params) {
+  const act_job j = {act, cols, rs, y, params};
+  /* about 16 operations per element (Sigmoid, SiLU, HardSwish) */
+  wnn_parallel_for(rows, WNN_PARALLEL_MIN_MACS / (16 * cols + 1) + 1, act_rows, (void *)&j);
+}
+
 /* Depthwise planes (batch x channel) as units for wnn_parallel_for. */
 typedef struct dw_job {
   const wnn_conv_act_params *pa;
@@ -231,7 +252,7 @@ wnn_status wnn_conv_run(const wnn_run_ctx *ctx) {
       float *yn = y + n * p->out_c * out_plane;
       wnn_conv_winograd_run(win, p->in_c, p->out_c, x + n * p->in_c * in_plane, w, bias, yn,
                             p->gemm_min, p->gemm_max, ctx->scratch, p->kernels);
-      if (p->act) p->act(p->out_c, out_plane, yn, out_plane, &pa->act);
+      if (p->act) apply_act(p->act, p->out_c, out_plane, yn, out_plane, &pa->act);
     }
     return WNN_OK;
   }
@@ -254,7 +275,7 @@ wnn_status wnn_conv_run(const wnn_run_ctx *ctx) {
           wnn_f32_gemm(&p->gemm, mg, np, k, wg, k, 1, xg + p0, out_plane, 1, bg, yg + p0,
                        out_plane, &gp);
         }
-        if (p->act) p->act(mg, np, yg + p0, out_plane, &pa->act);
+        if (p->act) apply_act(p->act, mg, np, yg + p0, out_plane, &pa->act);
       }
     }
   }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ops/math_internal.h"
+#include "runtime/pool.h"
 
 WNN_PARAMS_FIT(wnn_unary_params);
 
@@ -18,10 +19,30 @@ static wnn_status unary_prepare(wnn_prepare_ctx *ctx, const char *op, int kind) 
   return WNN_OK;
 }
 
-static wnn_status unary_run(const wnn_run_ctx *ctx, const wnn_f32_unary_params *bounds) {
+/* Chunks of WNN_EW_CHUNK elements as units for wnn_parallel_for. */
+typedef struct unary_job {
+  wnn_f32_vunary_ukernel *fn;
+  size_t n;
+  const float *x;
+  float *y;
+  const wnn_f32_unary_params *bounds;
+} unary_job;
+
+static void unary_chunks(void *ctx, size_t c0, size_t c1) {
+  const unary_job *j = ctx;
+  const size_t b = c0 * WNN_EW_CHUNK, e = c1 * WNN_EW_CHUNK < j->n ? c1 * WNN_EW_CHUNK : j->n;
+  j->fn(e - b, j->x + b, j->y + b, j->bounds);
+}
+
+/* ops: operations per element (Relu 1, Sigmoid about 16), which decides
+ * how many elements are worth a thread. */
+static wnn_status unary_run(const wnn_run_ctx *ctx, const wnn_f32_unary_params *bounds, int ops) {
   const wnn_unary_params *p = ctx->params;
   const wnn_tensor *x = &ctx->inputs[0];
-  p->fn((size_t)wnn_shape_numel(x->ndim, x->dims), x->data, ctx->outputs[0].data, bounds);
+  const unary_job j = {p->fn, (size_t)wnn_shape_numel(x->ndim, x->dims), x->data,
+                       ctx->outputs[0].data, bounds};
+  wnn_parallel_for((j.n + WNN_EW_CHUNK - 1) / WNN_EW_CHUNK, wnn_ew_min_chunks(ops), unary_chunks,
+                   (void *)&j);
   return WNN_OK;
 }
 
@@ -31,7 +52,7 @@ wnn_status wnn_relu_prepare(wnn_prepare_ctx *ctx) {
 
 wnn_status wnn_relu_run(const wnn_run_ctx *ctx) {
   const wnn_unary_params *p = ctx->params;
-  return unary_run(ctx, &p->bounds);
+  return unary_run(ctx, &p->bounds, 1);
 }
 
 wnn_status wnn_sigmoid_prepare(wnn_prepare_ctx *ctx) {
@@ -40,7 +61,7 @@ wnn_status wnn_sigmoid_prepare(wnn_prepare_ctx *ctx) {
 
 wnn_status wnn_sigmoid_run(const wnn_run_ctx *ctx) {
   const wnn_unary_params *p = ctx->params;
-  return unary_run(ctx, &p->bounds);
+  return unary_run(ctx, &p->bounds, 16);
 }
 
 /* ----------------------------------------------------------------- Clip */
@@ -140,7 +161,7 @@ wnn_status wnn_clip_run(const wnn_run_ctx *ctx) {
   if (p->min_input && ctx->inputs[1].data) bounds.min = *(const float *)ctx->inputs[1].data;
   if (p->max_input && ctx->num_inputs > 2 && ctx->inputs[2].data)
     bounds.max = *(const float *)ctx->inputs[2].data;
-  return unary_run(ctx, &bounds);
+  return unary_run(ctx, &bounds, 1);
 }
 
 /* ------------------------------------------------------------ descriptors */

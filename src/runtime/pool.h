@@ -21,6 +21,13 @@ typedef struct wnn_pool wnn_pool;
  * (waking a worker costs some microseconds). */
 #define WNN_PARALLEL_MIN_MACS ((size_t)1 << 17)
 
+/* Element-wise work splits in chunks of this many elements: a multiple of
+ * every kernel's vector width and unroll, so that each element goes through
+ * the same code path as in one call over the whole (same bits). A thread
+ * takes at least wnn_ew_min_chunks(ops per element) chunks. */
+#define WNN_EW_CHUNK ((size_t)16384)
+#define wnn_ew_min_chunks(ops) (WNN_PARALLEL_MIN_MACS / (WNN_EW_CHUNK * (size_t)(ops)) + 1)
+
 /* The most threads an executor may use. */
 #define WNN_MAX_THREADS 64
 

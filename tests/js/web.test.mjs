@@ -280,3 +280,26 @@ for (const variant of ['wnn.wasm', 'wnn-full.wasm', 'wnn-scalar.wasm']) {
     }
   });
 }
+
+// dist/wnn-mt.wasm (docs/threads.md): a shared imported memory, only the
+// imports js/wnn.js's threadGlue answers, and the exports of dist/wnn-full.wasm
+// plus what starting worker threads needs.
+test('wnn-mt.wasm: a shared memory, the imports threadGlue answers, every export', async () => {
+  const file = rel('dist/wnn-mt.wasm');
+  assert.ok(fs.existsSync(file), 'dist/wnn-mt.wasm missing: run npm run build');
+  const module = await WebAssembly.compile(fs.readFileSync(file));
+  const glue = ['wnn_js_decode', 'clock_gettime', 'emscripten_get_now', '_emscripten_notify_thread_queue',
+    'emscripten_webgl_create_context', 'emscripten_set_canvas_element_size', '__pthread_create_js',
+    'emscripten_receive_on_main_thread_js', '__emscripten_init_main_thread_js', 'emscripten_unwind_to_js_event_loop',
+    'emscripten_check_blocking_allowed', '_emscripten_default_pthread_stack_size', '__emscripten_thread_cleanup',
+    'exit', 'emscripten_resize_heap'];
+  for (const { module: mod, name, kind } of WebAssembly.Module.imports(module)) {
+    if (kind === 'memory') assert.equal(`${mod}.${name}`, 'env.memory');
+    else assert.ok(mod === 'wasi_snapshot_preview1' || (mod === 'env' && glue.includes(name)), `import ${mod}.${name}`);
+  }
+  const exported = new Set(WebAssembly.Module.exports(module).map((e) => e.name));
+  for (const name of [...readNames('exports-api.txt'), ...readNames('exports-web.txt'), ...debugNames(), ...readNames('exports-mt.txt'),
+    'stackRestore', 'emscripten_stack_set_limits', '_emscripten_thread_init', 'emscripten_tls_init', '__wasm_call_ctors']) {
+    assert.ok(exported.has(name), `export ${name}`);
+  }
+});

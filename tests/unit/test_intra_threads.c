@@ -3,8 +3,10 @@
  * and 4 threads, on awkward sizes (ragged row panels and column blocks):
  * MatMul, batched MatMul, Gemm with transB and bias, Conv (3x3 stride 2
  * through im2col, 1x1, 3x3 stride 1, depthwise), Softmax (last axis and
- * another), MatMulInteger and QLinearConv (im2col, 1x1, depthwise). The
- * count can change between runs, and bad counts are refused. Under WASI (no
+ * another), MatMulInteger and QLinearConv (im2col, 1x1, depthwise), the
+ * element-wise ops split in chunks (Add, Mul, int32 Div, Sigmoid, Relu, Erf,
+ * Tanh) and Conv's fused activations (split by rows). The count can change
+ * between runs, and bad counts are refused. Under WASI (no
  * threads) a count above 1 is WNN_ERR_UNSUPPORTED and the model still runs. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -215,7 +217,28 @@ TEST(pooling_and_elementwise_are_bitwise_at_any_thread_count) {
   for (int i = 0; i < 2 * 300001; i++) den[i] = (int32_t)(brand() % 9) - 4;
   const param pd = {WNN_DTYPE_I32, 2, {2, 300001}, den};
   check_model(one_node("Div", NULL, WNN_DTYPE_I32, 2, xf, &pd, 1), "int32 Div");
+  /* Unary element-wise ops in chunks: a ragged length (the last chunk's tail). */
+  check_model(one_node("Sigmoid", NULL, WNN_DTYPE_F32, 2, xf, NULL, 0), "Sigmoid");
+  check_model(one_node("Relu", NULL, WNN_DTYPE_F32, 2, xf, NULL, 0), "Relu");
+  check_model(one_node("Erf", NULL, WNN_DTYPE_F32, 2, xf, NULL, 0), "Erf");
+  check_model(one_node("Tanh", NULL, WNN_DTYPE_F32, 2, xf, NULL, 0), "Tanh");
   free(row), free(flat), free(one), free(den);
+}
+
+TEST(fused_activations_are_bitwise_at_any_thread_count) {
+  /* Conv's fused activation runs after the GEMM, by rows (channels): through
+   * im2col (stride 2), Winograd and 1x1. */
+  float *w3 = floats(40 * 24 * 9), *w1 = floats(40 * 24), *b = floats(40);
+  const int64_t xs[4] = {1, 24, 45, 43};
+  const param s3[2] = {{WNN_DTYPE_F32, 4, {40, 24, 3, 3}, w3}, {WNN_DTYPE_F32, 1, {40}, b}};
+  const param s1[2] = {{WNN_DTYPE_F32, 4, {40, 24, 1, 1}, w1}, {WNN_DTYPE_F32, 1, {40}, b}};
+  check_model(one_node("Conv", "{\"strides\":[2,2],\"pads\":[1,1,1,1],\"activation\":\"Sigmoid\"}",
+                       WNN_DTYPE_F32, 4, xs, s3, 2), "Conv 3x3 stride 2 + Sigmoid");
+  check_model(one_node("Conv", "{\"pads\":[1,1,1,1],\"activation\":\"HardSwish\"}", WNN_DTYPE_F32,
+                       4, xs, s3, 2), "Conv 3x3 Winograd + HardSwish");
+  check_model(one_node("Conv", "{\"activation\":\"SiLU\"}", WNN_DTYPE_F32, 4, xs, s1, 2),
+              "Conv 1x1 + SiLU");
+  free(w3), free(w1), free(b);
 }
 
 TEST(integer_gemms_are_bitwise_at_any_thread_count) {
@@ -317,6 +340,7 @@ int main(void) {
   RUN(convolutions_are_bitwise_at_any_thread_count);
   RUN(depthwise_and_softmax_are_bitwise_at_any_thread_count);
   RUN(pooling_and_elementwise_are_bitwise_at_any_thread_count);
+  RUN(fused_activations_are_bitwise_at_any_thread_count);
   RUN(integer_gemms_are_bitwise_at_any_thread_count);
   RUN(thread_counts_change_and_bad_ones_are_refused);
 #endif
