@@ -8,6 +8,7 @@
 // compute the same.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { newChromiumPage } from './chromium.mjs';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -190,25 +191,9 @@ test('examples/browser serves the installed package and runs from it', async (t)
   }
 
   // The page itself, when Debian's Chromium and playwright-core are there.
-  if (!fs.existsSync('/usr/bin/chromium')) { t.diagnostic('no /usr/bin/chromium: the page was not opened'); return; }
-  let chromium;
-  try {
-    ({ chromium } = await import('playwright-core'));
-  } catch (e) {
-    t.diagnostic(`playwright-core not installed (npm install): the page was not opened (${e.message})`);
-    return;
-  }
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-  });
-  t.after(() => browser.close());
-  const page = await browser.newPage();
-  const problems = [];
-  const requested = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-  page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+  const opened = await newChromiumPage(t);
+  if (opened.skip) { t.diagnostic(`${opened.skip}: the page was not opened`); return; }
+  const { page, problems, requested } = opened;
   await page.goto(`${base}/examples/browser/`);
   await page.waitForSelector('body[data-status]', { timeout: 60_000 });
   const [status, text, report] = await page.evaluate(() => [document.body.dataset.status, document.getElementById('result').textContent, window.wnnReport]);

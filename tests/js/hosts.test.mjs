@@ -15,6 +15,7 @@ import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import * as wnn from '../../js/wnn.js';
+import { newChromiumPage } from './chromium.mjs';
 import { formatNpy, parseNpy } from '../../js/io.js';
 import { summarize } from '../../examples/shared/report.js';
 import { EN_DICT, ctcDecode, imageFromNpy, ocr, textBoxes, textRows } from '../../examples/shared/ocr.js';
@@ -489,28 +490,12 @@ test('workerd: 3,000 requests, 8 at a time, good and bad mixed: every answer che
  * test ends. Collects page errors, console errors and requested paths.
  * Returns {skip} with the reason when Chromium or playwright-core is missing. */
 async function openPage(t, pageOptions) {
-  if (!fs.existsSync('/usr/bin/chromium')) return { skip: 'no /usr/bin/chromium (Debian package chromium; scripts/setup.sh installs it)' };
-  let chromium;
-  try {
-    ({ chromium } = await import('playwright-core'));
-  } catch (e) {
-    return { skip: `playwright-core not installed (npm install): ${e.message}` };
-  }
+  const opened = await newChromiumPage(t, pageOptions);
+  if (opened.skip) return opened;
   const { startServer } = await import('../../examples/browser/serve.mjs');
   const server = await startServer(0);
   t.after(() => server.close());
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-  });
-  t.after(() => browser.close());
-  const page = await browser.newPage(pageOptions);
-  const problems = [];
-  const requested = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-  page.on('request', (r) => requested.push(new URL(r.url()).pathname));
-  return { page, server, problems, requested };
+  return { ...opened, server };
 }
 
 test('browser: examples/browser in headless Chromium', async (t) => {

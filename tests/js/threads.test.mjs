@@ -19,6 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as wnn from '../../js/wnn.js';
+import { newChromiumPage } from './chromium.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const rel = (...p) => path.join(root, ...p);
@@ -196,27 +197,12 @@ test('without shared memory (a child Node without SharedArrayBuffer) threads fal
 // ------------------------------------------------------------------ Chromium
 
 async function openPage(t, isolate) {
-  if (!fs.existsSync('/usr/bin/chromium')) return { skip: 'no /usr/bin/chromium (Debian package chromium; scripts/setup.sh installs it)' };
-  let chromium;
-  try {
-    ({ chromium } = await import('playwright-core'));
-  } catch (e) {
-    return { skip: `playwright-core not installed (npm install): ${e.message}` };
-  }
+  const opened = await newChromiumPage(t);
+  if (opened.skip) return opened;
+  const { page, problems, requested } = opened;
   const { startServer } = await import('../../examples/browser/serve.mjs');
   const server = await startServer(0, '127.0.0.1', { data: out, isolate });
   t.after(() => server.close());
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-  });
-  t.after(() => browser.close());
-  const page = await browser.newPage();
-  const problems = [];
-  const requested = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-  page.on('request', (r) => requested.push(new URL(r.url()).pathname));
   // An empty page (the data folder is served as /build/examples/): the test runs its own code in it.
   fs.writeFileSync(path.join(out, 'blank.html'), '<!doctype html><link rel="icon" href="data:,"><title>wnn threads</title>\n');
   await page.goto(`http://127.0.0.1:${server.address().port}/build/examples/blank.html`);
