@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ops/nn_internal.h"
+#include "runtime/pool.h"
 
 WNN_PARAMS_FIT(wnn_mvn_params);
 
@@ -263,6 +264,21 @@ static size_t broadcast_offset(size_t i, int ndim, const size_t *dims, const siz
   return off;
 }
 
+/* Ranges of rows as units for wnn_parallel_for: each row is normalized
+ * alone, so the split gives the bits of one call. */
+typedef struct layernorm_job {
+  const wnn_layernorm_params *p;
+  const float *x, *scale, *b;
+  float *y, *mean, *inv;
+} layernorm_job;
+
+static void layernorm_rows(void *ctx, size_t r0, size_t r1) {
+  const layernorm_job *j = ctx;
+  const size_t n = j->p->cols;
+  j->p->rows_fn(r1 - r0, n, j->x + r0 * n, j->scale, j->b, j->y + r0 * n,
+                j->mean ? j->mean + r0 : NULL, j->inv ? j->inv + r0 : NULL, j->p->epsilon);
+}
+
 wnn_status wnn_layernormalization_run(const wnn_run_ctx *ctx) {
   const wnn_layernorm_params *p = ctx->params;
   const float *x = ctx->inputs[0].data, *scale = ctx->inputs[1].data;
@@ -270,8 +286,11 @@ wnn_status wnn_layernormalization_run(const wnn_run_ctx *ctx) {
   float *y = ctx->outputs[0].data;
   float *mean_out = ctx->num_outputs > 1 ? ctx->outputs[1].data : NULL;
   float *inv_out = ctx->num_outputs > 2 ? ctx->outputs[2].data : NULL;
-  if (p->scale_full && (!b || p->b_full)) { /* the common case: one microkernel call */
-    p->rows_fn(p->rows, p->cols, x, scale, b, y, mean_out, inv_out, p->epsilon);
+  if (p->scale_full && (!b || p->b_full)) { /* the common case: the microkernel, by rows */
+    const layernorm_job j = {p, x, scale, b, y, mean_out, inv_out};
+    /* about 8 operations per element (two passes, then the affine step) */
+    wnn_parallel_for(p->rows, WNN_PARALLEL_MIN_MACS / (8 * p->cols + 1) + 1, layernorm_rows,
+                     (void *)&j);
     return WNN_OK;
   }
   /* Scale or B broadcast within the row. */
@@ -313,26 +332,42 @@ wnn_status wnn_lrn_prepare(wnn_prepare_ctx *ctx) {
   return wnn_set_output(ctx, OP, 0, WNN_DTYPE_F32, x->ndim, x->dims);
 }
 
+/* Planes (batch x channel) as units for wnn_parallel_for: each writes its
+ * own plane and reads its neighbours', so they split over threads. */
+typedef struct lrn_job {
+  const wnn_lrn_params *p;
+  const float *x;
+  float *y;
+} lrn_job;
+
+static void lrn_planes(void *ctx, size_t u0, size_t u1) {
+  const lrn_job *job = ctx;
+  const wnn_lrn_params *p = job->p;
+  const float *x = job->x;
+  const float k = p->alpha / (float)p->size;
+  for (size_t u = u0; u < u1; u++) {
+    const size_t n = u / p->channels, c = u % p->channels;
+    const size_t lo = c >= p->before ? c - p->before : 0;
+    const size_t hi = c + p->after < p->channels ? c + p->after : p->channels - 1;
+    const float *xc = x + u * p->inner;
+    float *yc = job->y + u * p->inner;
+    for (size_t i = 0; i < p->inner; i++) {
+      float sq = 0.0f;
+      for (size_t j = lo; j <= hi; j++) {
+        const float v = x[(n * p->channels + j) * p->inner + i];
+        sq += v * v;
+      }
+      yc[i] = xc[i] / powf(p->bias + k * sq, p->beta);
+    }
+  }
+}
+
 wnn_status wnn_lrn_run(const wnn_run_ctx *ctx) {
   const wnn_lrn_params *p = ctx->params;
-  const float *x = ctx->inputs[0].data;
-  float *y = ctx->outputs[0].data;
-  const float k = p->alpha / (float)p->size;
-  for (size_t n = 0; n < p->outer; n++)
-    for (size_t c = 0; c < p->channels; c++) {
-      const size_t lo = c >= p->before ? c - p->before : 0;
-      const size_t hi = c + p->after < p->channels ? c + p->after : p->channels - 1;
-      const float *xc = x + (n * p->channels + c) * p->inner;
-      float *yc = y + (n * p->channels + c) * p->inner;
-      for (size_t i = 0; i < p->inner; i++) {
-        float sq = 0.0f;
-        for (size_t j = lo; j <= hi; j++) {
-          const float v = x[(n * p->channels + j) * p->inner + i];
-          sq += v * v;
-        }
-        yc[i] = xc[i] / powf(p->bias + k * sq, p->beta);
-      }
-    }
+  const lrn_job j = {p, ctx->inputs[0].data, ctx->outputs[0].data};
+  /* a window of `size` squares and a powf per element: about 40 operations */
+  wnn_parallel_for(p->outer * p->channels, WNN_PARALLEL_MIN_MACS / (40 * p->inner + 1) + 1,
+                   lrn_planes, (void *)&j);
   return WNN_OK;
 }
 

@@ -5,7 +5,8 @@
  * through im2col, 1x1, 3x3 stride 1, depthwise), Softmax (last axis and
  * another), MatMulInteger and QLinearConv (im2col, 1x1, depthwise), the
  * element-wise ops split in chunks (Add, Mul, int32 Div, Sigmoid, Relu, Erf,
- * Tanh) and Conv's fused activations (split by rows). The count can change
+ * Tanh), LRN (by planes), LayerNormalization (by rows) and Conv's fused
+ * activations (by rows). The count can change
  * between runs, and bad counts are refused. Under WASI (no
  * threads) a count above 1 is WNN_ERR_UNSUPPORTED and the model still runs. */
 #include <stdint.h>
@@ -222,6 +223,15 @@ TEST(pooling_and_elementwise_are_bitwise_at_any_thread_count) {
   check_model(one_node("Relu", NULL, WNN_DTYPE_F32, 2, xf, NULL, 0), "Relu");
   check_model(one_node("Erf", NULL, WNN_DTYPE_F32, 2, xf, NULL, 0), "Erf");
   check_model(one_node("Tanh", NULL, WNN_DTYPE_F32, 2, xf, NULL, 0), "Tanh");
+  /* LRN by planes; LayerNormalization by rows (with its mean and inv_std outputs unused). */
+  const int64_t xn[4] = {2, 13, 37, 41}, xr[3] = {3, 129, 257};
+  check_model(one_node("LRN", "{\"size\":5,\"alpha\":0.0001,\"beta\":0.75,\"bias\":2}",
+                       WNN_DTYPE_F32, 4, xn, NULL, 0), "LRN");
+  float *gamma = floats(257), *beta = floats(257);
+  const param pln[2] = {{WNN_DTYPE_F32, 1, {257}, gamma}, {WNN_DTYPE_F32, 1, {257}, beta}};
+  check_model(one_node("LayerNormalization", "{\"axis\":-1}", WNN_DTYPE_F32, 3, xr, pln, 2),
+              "LayerNormalization");
+  free(gamma), free(beta);
   free(row), free(flat), free(one), free(den);
 }
 
