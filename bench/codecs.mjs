@@ -64,12 +64,12 @@ for (const { name, dir } of models) {
     if (!c.ok) { row.settings[setting] = { error: c.why }; console.error(`${name} ${setting}: ${c.why}`); continue; }
     const bytes = fs.readFileSync(out);
     const r = { bytes: bytes.length, gzip: zlib.gzipSync(bytes, { level: 9 }).length, convertMs: +c.ms.toFixed(0) };
-    let model = await wnn.load(bytes);
+    let model = await wnn.load(bytes, { threads: 1 }); // dist/wnn.wasm, as docs/performance.md says
     model.dispose();
     const times = [];
     for (let k = 0; k < opt.loads; k++) {
       const t0 = performance.now();
-      model = await wnn.load(bytes);
+      model = await wnn.load(bytes, { threads: 1 });
       times.push(performance.now() - t0);
       if (k < opt.loads - 1) model.dispose();
     }

@@ -38,7 +38,7 @@ for (const name of names) {
   const onnx = path.join(dir, `${name}.onnx`), art = path.join(dir, `${name}.wnn`);
   const c = spawnSync(path.join(ROOT, 'build/native/wnn'), ['convert', onnx, '-o', art], { encoding: 'utf8' });
   if (c.status !== 0) throw new Error(`wnn convert ${name}: ${c.stderr}`);
-  const model = await wnn.load(fs.readFileSync(art));
+  const model = await wnn.load(fs.readFileSync(art), { threads: 1 }); // dist/wnn.wasm, one thread, as ORT here
   const shape = model.inputs[0].shape;
   const n = shape.reduce((a, b) => a * b, 1);
   const x = Float32Array.from({ length: n }, (_, i) => Math.sin(i * 0.37));
