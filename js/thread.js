@@ -1,6 +1,6 @@
 // A worker thread of dist/wnn-mt.wasm (docs/threads.md, "The threaded web
-// module"). js/wnn.js starts this file as a Web Worker (browsers, Deno) or a
-// worker_threads Worker (Node, Bun) and posts it the compiled module, the
+// module"). js/wnn.js starts this file as a worker_threads Worker (Node, Deno,
+// Bun) or a Web Worker (browsers) and posts it the compiled module, the
 // shared memory and the thread's record and stack, which a running thread
 // made for it (wnn_web_thread_new). The worker instantiates the module on that
 // memory, becomes a C thread (stack, libc thread record, thread-local
@@ -8,18 +8,12 @@
 // it runs the ranges of wnn_parallel_for that executors' runs hand it, and
 // never returns to its event loop. The host ends it (worker.terminate(), the
 // page or process going away).
-import { threadImports } from './wnn.js';
+import { threadInstance } from './wnn.js';
 
-function start(data, reply) {
-  const { module, memory, record, top, base } = data;
+function start({ module, memory, thread }, reply) {
   let x;
   try {
-    const instance = new WebAssembly.Instance(module, threadImports(module, memory));
-    x = instance.exports;
-    x.emscripten_stack_set_limits(top, base);
-    x.stackRestore(top);
-    x._emscripten_thread_init(record, 0, 0, 1, 0);
-    x.emscripten_tls_init();
+    x = threadInstance(module, memory, thread);
   } catch (e) {
     reply({ error: String(e?.stack ?? e) });
     return;

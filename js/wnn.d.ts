@@ -308,5 +308,7 @@ export function threadsSupported(): Promise<boolean>;
 /** In a worker: the Model of another thread's share(), on the same weights. */
 export function attach(shared: SharedModel, options?: { threads?: number }): Promise<Model>;
 
-/** The imports of dist/wnn-mt.wasm for a worker thread's instance (js/thread.js). */
-export function threadImports(module: WebAssembly.Module, memory: WebAssembly.Memory): WebAssembly.Imports;
+/** A worker thread's instance of dist/wnn-mt.wasm, entered as the C thread it was given
+ *  (js/thread.js uses it): its exports. */
+export function threadInstance(module: WebAssembly.Module, memory: WebAssembly.Memory,
+  thread: { record: number; top: number; base: number }): WebAssembly.Exports;

@@ -327,7 +327,7 @@ async function compileFrom(source) {
 async function runtimeFor(wasmOption, threads) {
   if (wasmOption === undefined && threads !== 1 && simdSupported()) {
     const host = await threadHost();
-    const n = threads ?? (host ? Math.min(host.cores, DEFAULT_MAX_THREADS) : 1);
+    const n = threads ?? (host ? defaultThreads(host) : 1);
     if (host && n > 1) {
       try {
         return await mtRuntimeFor(await compileFrom(mtWasmUrl()), host, n);
@@ -342,7 +342,7 @@ async function runtimeFor(wasmOption, threads) {
   if (WebAssembly.Module.imports(module).some((i) => i.kind === 'memory')) {
     const host = await threadHost();
     if (!host) fail('WNN_ERR_UNSUPPORTED', 'options.wasm is the threaded module (dist/wnn-mt.wasm), which needs shared memory and workers: this host has not both (a page needs cross-origin isolation)');
-    return mtRuntimeFor(module, host, threads ?? Math.min(host.cores, DEFAULT_MAX_THREADS));
+    return mtRuntimeFor(module, host, threads ?? defaultThreads(host));
   }
   let p = runtimes.get(module);
   if (!p) {
@@ -399,20 +399,20 @@ const THREAD_STACK = 512 * 1024;
 // The default thread count where threads exist: the cores the host reports,
 // at most this many (each worker is a JS engine instance of its own).
 const DEFAULT_MAX_THREADS = 8;
+const defaultThreads = (host) => Math.min(host.cores, DEFAULT_MAX_THREADS);
 const mtWasmUrl = () => new URL('../dist/wnn-mt.wasm', import.meta.url);
 
+// Only a browser's main thread may not block in Atomics.wait: its C waits
+// spin instead (Emscripten's futex wait reads this flag of each thread).
+const canBlockHere = () => (typeof window === 'object' && typeof document === 'object' ? 0 : 1);
+
 // Imports of dist/wnn-mt.wasm that stand in for Emscripten's glue. `memory`:
-// {current: the shared memory, x: the instance's exports once it exists,
-// main: whether this instance is the runtime's first (its C globals'
-// constructors run there)}.
+// {current: the shared memory, x: the instance's exports once it exists}.
 const threadGlue = {
-  // The first instance's constructors register its thread (a worker's
-  // record is set up by js/thread.js instead).
+  // The first instance's constructors register its thread (the other
+  // threads' records are made by wnn_web_thread_new: enterThread below).
   __emscripten_init_main_thread_js: (m) => (record) => {
-    // Only a browser's main thread may not block in Atomics.wait: its C
-    // waits spin instead (Emscripten's futex wait reads this flag).
-    const canBlock = !(typeof window === 'object' && typeof document === 'object');
-    m.x._emscripten_thread_init(record, 1, 1, canBlock ? 1 : 0, 0);
+    m.x._emscripten_thread_init(record, 1, 1, canBlockHere(), 0);
     m.x.emscripten_tls_init();
   },
   // pthread_create (wasm/web.c's wnn_web_thread_new only) makes a thread's
@@ -427,8 +427,9 @@ const threadGlue = {
     view.setInt32(tp + 4, Math.floor((now % 1000) * 1e6), true);
     return 0;
   },
-  // malloc's growth of the shared memory (sbrk): by what it asks, plus a
-  // fifth, in 64 KiB pages; false when the memory cannot grow that far.
+  // malloc's growth of the shared memory (sbrk): to what it asks plus a
+  // quarter (or just what it asks), in 64 KiB pages; false when the memory
+  // cannot grow that far.
   emscripten_resize_heap: (m) => (requested) => {
     requested >>>= 0;
     const old = m.current.buffer.byteLength;
@@ -461,9 +462,34 @@ function readThreads(value, context) {
   }
 }
 
-/** The imports of dist/wnn-mt.wasm for a worker thread's instance (js/thread.js). */
-export function threadImports(module, memory) {
-  return importsFor(module, { current: memory, x: null });
+// A thread's libc record and stack, made by a running thread of `rt` for a
+// new one (which cannot allocate before it has a stack): {record, top, base}.
+function newThread(rt, context) {
+  const out = rt.malloc(12);
+  const status = rt.x.wnn_web_thread_new(THREAD_STACK, out);
+  const thread = { record: rt.u32(out), top: rt.u32(out + 4), base: rt.u32(out + 8) };
+  rt.x.free(out);
+  rt.check(status, context);
+  return thread;
+}
+
+// Makes the calling JS thread the C thread `thread` of newThread for the
+// instance whose exports are x: its stack, its record, its thread-local
+// storage (not the constructors: the memory's first instance ran them).
+function enterThread(x, { record, top, base }) {
+  x.emscripten_stack_set_limits(top, base);
+  x.stackRestore(top);
+  x._emscripten_thread_init(record, 0, 0, canBlockHere(), 0);
+  x.emscripten_tls_init();
+}
+
+/** A worker thread's instance of dist/wnn-mt.wasm on `memory`, entered as
+ * the C thread `thread` (js/thread.js): its exports. */
+export function threadInstance(module, memory, thread) {
+  const m = { current: memory, x: null };
+  m.x = new WebAssembly.Instance(module, importsFor(module, m)).exports;
+  enterThread(m.x, thread);
+  return m.x;
 }
 
 // How this host starts threads, once: null where it cannot (no shared
@@ -531,7 +557,7 @@ async function mtRuntimeFor(module, host, threads) {
     p = WebAssembly.instantiate(module, importsFor(module, m)).then((instance) => {
       m.x = instance.exports;
       const rt = new Runtime(instance, m.current);
-      rt.threading = { module, host, started: 0, starting: Promise.resolve(), defaults: Math.min(host.cores, DEFAULT_MAX_THREADS) };
+      rt.threading = { module, host, started: 0, starting: Promise.resolve(), defaults: defaultThreads(host) };
       return rt;
     });
     mtRuntimes.set(module, p);
@@ -557,11 +583,7 @@ async function startWorkers(rt, count) {
   const x = rt.x;
   const started = [];
   for (let i = 0; i < count; i++) {
-    const out = rt.malloc(12);
-    const status = x.wnn_web_thread_new(THREAD_STACK, out);
-    const [record, top, base] = [rt.u32(out), rt.u32(out + 4), rt.u32(out + 8)];
-    x.free(out);
-    rt.check(status, 'load: starting a worker thread');
+    const thread = newThread(rt, 'load: starting a worker thread');
     const worker = t.host.spawn(url);
     started.push(new Promise((resolve, reject) => {
       worker.on((msg) => {
@@ -569,7 +591,7 @@ async function startWorkers(rt, count) {
         else if (msg?.error) reject(new WnnError('WNN_ERR_UNSUPPORTED', `load: a worker thread of dist/wnn-mt.wasm failed: ${msg.error}`));
       });
     }));
-    worker.post({ module: t.module, memory: rt.memory, record, top, base });
+    worker.post({ module: t.module, memory: rt.memory, thread });
   }
   await Promise.all(started);
   t.started += count;
@@ -1025,15 +1047,8 @@ export async function attach(shared, options) {
   const { module, memory } = shared;
   const m = { current: memory, x: null };
   const instance = await WebAssembly.instantiate(module, importsFor(module, m));
-  const x = instance.exports;
-  m.x = x;
-  // This thread's C set-up, as js/thread.js does it (not the constructors:
-  // the memory's first instance ran them).
-  x.emscripten_stack_set_limits(shared.top, shared.base);
-  x.stackRestore(shared.top);
-  const canBlock = !(typeof window === 'object' && typeof document === 'object');
-  x._emscripten_thread_init(shared.record, 0, 0, canBlock ? 1 : 0, 0);
-  x.emscripten_tls_init();
+  m.x = instance.exports;
+  enterThread(m.x, shared);
   const rt = new Runtime(instance, memory, true);
   rt.threading = { module, host: null, started: 0, starting: Promise.resolve(), defaults: shared.threads };
   return new Model(rt, shared.model, shared.data, null, null, threads ?? shared.threads, shared.refs);
@@ -1041,7 +1056,7 @@ export async function attach(shared, options) {
 
 /** The C library's version ("0.1.0") of the wasm module `options.wasm` picks. */
 export async function version(options) {
-  const rt = await runtimeFor(readOptions(options, 'version').wasm);
+  const rt = await runtimeFor(readOptions(options, 'version').wasm, 1); // no workers for a version string
   return rt.cstr(rt.x.wnn_version());
 }
 
@@ -1383,11 +1398,7 @@ export class Model {
       fail('WNN_ERR_UNSUPPORTED', 'share: the model was loaded in a single-threaded module, whose memory is not shared: load it with {threads: 2} or more where this host has shared memory and workers (wnn.threadsSupported())');
     }
     if (this.#params) fail('WNN_ERR_UNSUPPORTED', 'share: the model is bound to Params (loadParams), which share() does not carry yet: load a self-contained artifact to share it');
-    const out = rt.malloc(12);
-    const status = rt.x.wnn_web_thread_new(THREAD_STACK, out);
-    const [record, top, base] = [rt.u32(out), rt.u32(out + 4), rt.u32(out + 8)];
-    rt.x.free(out);
-    rt.check(status, 'share');
+    const { record, top, base } = newThread(rt, 'share');
     if (!this.#refs) {
       this.#refs = rt.malloc(4);
       Atomics.store(new Int32Array(rt.memory.buffer), this.#refs >> 2, 1);

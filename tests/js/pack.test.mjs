@@ -70,7 +70,7 @@ if (fs.existsSync('model.wnn')) {
 console.log(JSON.stringify(out));
 `);
   const got = JSON.parse(sh(process.execPath, ['main.mjs'], app));
-  assert.deepEqual(got.exports, ['Executor', 'Model', 'Params', 'WnnError', 'attach', 'convert', 'load', 'loadParams', 'registerCodec', 'simdSupported', 'threadImports', 'threadsSupported', 'version']);
+  assert.deepEqual(got.exports, ['Executor', 'Model', 'Params', 'WnnError', 'attach', 'convert', 'load', 'loadParams', 'registerCodec', 'simdSupported', 'threadInstance', 'threadsSupported', 'version']);
   assert.equal(got.simd, true);
   assert.match(got.version, /^\d+\.\d+\.\d+$/);
   assert.equal(fileURLToPath(got.wasmUrl), fs.realpathSync(path.join(app, 'node_modules/wnn/dist/wnn.wasm')));
