@@ -14,6 +14,7 @@
 #include "importer/legacy.h"
 #include "importer/onnx_read.h"
 #include "importer/passes.h"
+#include "importer/transformer.h"
 #include "ops/op_internal.h"
 #include "runtime/alloc.h"
 #include "runtime/sha256.h"
@@ -178,6 +179,7 @@ static wnn_status sweep(wnn_ir_graph *g, const wnn_import_options *opt) {
     if ((st = refuse_frozen_rewrite(g, i))) return in_branch(g, i, st);
     bool replaced;
     if ((st = wnn_contrib_rewrite(g, i, &replaced))) return in_branch(g, i, st);
+    if (!replaced && (st = wnn_transformer_rewrite(g, i, &replaced))) return in_branch(g, i, st);
     if (replaced) {
       i--; /* the first node computing it is now at i */
       continue;

@@ -10,7 +10,7 @@
 
 void wnn_ir_init(wnn_ir_graph *g) {
   memset(g, 0, sizeof *g);
-  g->opset = 21;
+  g->opset = WNN_IR_OPSET_MAX;
 }
 
 void wnn_ir_free(wnn_ir_graph *g) {

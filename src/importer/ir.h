@@ -29,6 +29,10 @@
 
 struct cJSON;
 
+/* The newest default-domain opset the importer reads (docs/importer.md,
+ * "Opsets"); a model without an opset import is read as this one. */
+#define WNN_IR_OPSET_MAX 24
+
 typedef struct wnn_ir_value {
   char *name;
   bool known;                 /* dtype, ndim and dims are set */

@@ -88,6 +88,34 @@ static int cast_type(const char *s) {
   return -1;
 }
 
+/* Opsets 23 and 24 added attributes whose defaults keep the older meaning
+ * (docs/importer.md, "Opsets"): dropped at their defaults, refused
+ * otherwise. QuantizeLinear's precision (the type of the division: 0, the
+ * scale's, or 1, float, which is the same for wnn's float32 scales),
+ * DequantizeLinear's output_dtype (0, the scale's type, or 1, float), and
+ * Cast's round_mode (it only changes casts to float8e8m0, which wnn does not
+ * have). */
+static wnn_status rewrite_23(wnn_ir_graph *g, wnn_ir_node *n) {
+  const char *name = is(n, "QuantizeLinear")     ? "precision"
+                     : is(n, "DequantizeLinear") ? "output_dtype"
+                     : is(n, "Cast") || is(n, "CastLike") ? "round_mode"
+                                                          : NULL;
+  const cJSON *a = name ? attr(n, name) : NULL;
+  if (!a) return WNN_OK;
+  if (cJSON_IsString(a)) {
+    if (strcmp(a->valuestring, "up") && strcmp(a->valuestring, "down") &&
+        strcmp(a->valuestring, "nearest"))
+      return wnn_ir_node_fail(g, n, WNN_ERR_BAD_ATTRIBUTE, false, "attribute '%s' is '%s'", name,
+                              a->valuestring);
+  } else if (!cJSON_IsNumber(a) || (a->valuedouble != 0 && a->valuedouble != 1)) {
+    return wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true,
+                            "attribute '%s' = %g is not supported (0 or 1, float)", name,
+                            cJSON_IsNumber(a) ? a->valuedouble : -1.0);
+  }
+  drop_attr(n, name);
+  return WNN_OK;
+}
+
 /* Opsets 1 to 6: what changed meaning by opset 7 is translated or refused;
  * "consumed_inputs" (a memory hint) is dropped. */
 static wnn_status rewrite_before_7(wnn_ir_graph *g, wnn_ir_node *n) {
@@ -232,6 +260,7 @@ wnn_status wnn_legacy_rewrite(wnn_ir_graph *g, int id) {
   } else if (is(n, "Scatter")) {
     st = rename_op(g, n, "ScatterElements");
   }
+  if (!st && opset >= 23) st = rewrite_23(g, n);
   return st;
 }
 

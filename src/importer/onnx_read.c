@@ -22,7 +22,8 @@ static const char *onnx_type_name(int t) {
                                       "INT16",     "INT32",  "INT64",      "STRING",    "BOOL",
                                       "FLOAT16",   "DOUBLE", "UINT32",     "UINT64",    "COMPLEX64",
                                       "COMPLEX128", "BFLOAT16", "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ",
-                                      "FLOAT8E5M2", "FLOAT8E5M2FNUZ", "UINT4", "INT4"};
+                                      "FLOAT8E5M2", "FLOAT8E5M2FNUZ", "UINT4", "INT4",
+                                      "FLOAT4E2M1", "FLOAT8E8M0"};
   return t >= 0 && t < (int)(sizeof names / sizeof names[0]) ? names[t] : "unknown";
 }
 
@@ -768,9 +769,10 @@ wnn_status wnn_onnx_read(wnn_ir_graph *g, const void *data, size_t size,
       opset = o->has_version ? (int)o->version : 1;
   }
   if (!gp) st = wnn_ir_fail(g, WNN_ERR_MALFORMED, false, "the model has no graph");
-  else if (opset == 0 || opset > 21)
-    st = wnn_ir_fail(g, WNN_ERR_UNSUPPORTED, true, "opset %d is not supported (1 to 21 are)", opset);
-  if (!st) g->opset = opset < 0 ? 21 : opset;
+  else if (opset == 0 || opset > WNN_IR_OPSET_MAX)
+    st = wnn_ir_fail(g, WNN_ERR_UNSUPPORTED, true, "opset %d is not supported (1 to %d are)", opset,
+                     WNN_IR_OPSET_MAX);
+  if (!st) g->opset = opset < 0 ? WNN_IR_OPSET_MAX : opset;
 
   for (size_t i = 0; !st && i < gp->n_initializer; i++) {
     const Onnx__TensorProto *t = gp->initializer[i];

@@ -1,0 +1,131 @@
+// The opset-23/24 transformer ops (Attention, RMSNormalization,
+// RotaryEmbedding) and the opset 22-24 headers: the cases of
+// tests/transformer/make_cases.py (made at test time: every attribute the
+// ops define, 3-D and 4-D layouts, GQA, masks, past and present, float16),
+// whose expected outputs are numpy references written from the operators'
+// definitions. Each case checks
+//   1. onnxruntime-node agrees with the reference (so the reference reads the
+//      spec as onnxruntime does),
+//   2. wnn converts it natively and under WASI (dist/wnn-convert.wasm, the
+//      same artifact), and runs it natively (build/native/wnn) and under WASI
+//      (dist/wnn-wasi.wasm) within the tolerance, with the model's dtypes.
+//
+// Skips (saying why) when /usr/bin/python3 with onnx and numpy, the native
+// CLI with the importer, or onnxruntime-node is missing.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  ROOT, exec, nativeCli, wasiCli, hasConvert, runCase, readTensorProto, readNpy, compareTensors, readOnnxModel,
+} from '../conformance/lib.mjs';
+
+// float32 against a float64 reference; float16 (onnxruntime computes in
+// float16, wnn inside in float32) within a few float16 steps.
+const RTOL = 1e-3;
+const ATOL = 1e-4;
+const tolerance = (dtype) => (dtype === 'float16' ? [1e-2, 2e-3] : [RTOL, ATOL]);
+const PYTHON = process.env.WNN_PYTHON || '/usr/bin/python3';
+const native = nativeCli(path.resolve(ROOT, process.env.WNN_NATIVE_BUILD_DIR || 'build/native'));
+
+let tmp = null;
+let skipReason = null;
+let ort = null;
+let cases = [];
+
+before(async () => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'wnn-transformer-test-')));
+  if (!fs.existsSync(PYTHON)) return void (skipReason = `${PYTHON} is missing`);
+  if (!(await hasConvert(native))) return void (skipReason = `${path.relative(ROOT, native.bin)} is not built with the importer`);
+  try {
+    ort = createRequire(import.meta.url)('onnxruntime-node');
+  } catch (e) {
+    return void (skipReason = `onnxruntime-node cannot be loaded: ${e.message.split('\n')[0]}`);
+  }
+  const r = await exec(PYTHON, [path.join(ROOT, 'tests/transformer/make_cases.py'), tmp], { cwd: ROOT, timeoutMs: 120000 });
+  if (r.status !== 0) throw new Error(`tests/transformer/make_cases.py failed:\n${r.stdout}\n${r.stderr}`);
+  cases = JSON.parse(fs.readFileSync(path.join(tmp, 'cases.json'), 'utf8'));
+});
+
+after(() => {
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const ORT_TYPES = { float32: 'float32', float16: 'float16', int64: 'int64', bool: 'bool' };
+
+function ortTensor(t) {
+  return new ort.Tensor(ORT_TYPES[t.dtype], t.data, t.dims);
+}
+
+test('the transformer cases are made', (t) => {
+  if (skipReason) return t.skip(skipReason);
+  assert.ok(cases.length >= 25, `${cases.length} cases`);
+});
+
+// One subtest per case (the list is known once before() ran).
+test('each case: onnxruntime-node and wnn (native, WASI) match the reference', async (t) => {
+  if (skipReason) return t.skip(skipReason);
+  for (const c of cases) await t.test(`${c.name} (opset ${c.opset}, ${c.op})`, (st) => checkCase(st, c.name));
+});
+
+async function checkCase(t, name) {
+  const dir = path.join(tmp, name);
+  assert.ok(fs.existsSync(path.join(dir, 'model.onnx')), `case ${name} was made`);
+  const model = readOnnxModel(path.join(dir, 'model.onnx'));
+  const data = path.join(dir, 'test_data_set_0');
+  const feeds = {};
+  model.inputs.forEach((v, i) => { feeds[v.name] = ortTensor(readTensorProto(path.join(data, `input_${i}.pb`))); });
+  const c = cases.find((x) => x.name === name);
+  if (c.ort !== true) {
+    t.diagnostic(`onnxruntime-node not compared: ${c.ort}`);
+  } else {
+    await checkOrt(name, dir, model, feeds, data);
+  }
+  await checkWnn(t, name, dir, model, data);
+}
+
+async function checkOrt(name, dir, model, feeds, data) {
+  const session = await ort.InferenceSession.create(path.join(dir, 'model.onnx'), { intraOpNumThreads: 1, interOpNumThreads: 1 });
+  const got = await session.run(feeds);
+  model.outputs.forEach((v, i) => {
+    const want = readTensorProto(path.join(data, `output_${i}.pb`));
+    const o = got[v.name];
+    const c = compareTensors({ dtype: o.type, dims: [...o.dims], data: o.data }, want, ...tolerance(want.dtype));
+    assert.ok(c.ok, `${name}: onnxruntime-node's '${v.name}' against the reference: ${c.why}`);
+  });
+}
+
+async function checkWnn(t, name, dir, model, data) {
+  const half = readTensorProto(path.join(data, 'output_0.pb')).dtype === 'float16';
+  const [rtol, atol] = tolerance(half ? 'float16' : 'float32');
+  // wnn, natively (converting) and under WASI (the same artifact, converted there too).
+  const work = path.join(tmp, `${name}.work`);
+  const r = await runCase({ caseDir: dir, native, workDir: work, rtol, atol, timeoutMs: 60000 });
+  assert.equal(r.status, 'pass', `${name} natively: ${r.reason}`);
+  const artifact = path.join(work, 'model.wnn');
+  checkDtypes(name, model, path.join(work, `out-${native.name}`), data);
+  const convert = wasiCli(path.join(ROOT, 'dist/wnn-convert.wasm'), [tmp]);
+  if (convert.available()) {
+    const wout = path.join(work, 'wasi.wnn');
+    const w = await convert.exec(['convert', path.join(dir, 'model.onnx'), '-o', wout], { timeoutMs: 120000 });
+    assert.equal(w.status, 0, `dist/wnn-convert.wasm convert: ${w.stderr}`);
+    assert.ok(fs.readFileSync(wout).equals(fs.readFileSync(artifact)), `${name}: the same artifact natively and under WASI`);
+  } else {
+    t.diagnostic('dist/wnn-convert.wasm is not built: WASI conversion not checked');
+  }
+  const wasi = wasiCli(path.join(ROOT, 'dist/wnn-wasi.wasm'), [tmp]);
+  if (!wasi.available()) return void t.diagnostic('dist/wnn-wasi.wasm is not built: the WASI run is not checked');
+  const rw = await runCase({ caseDir: dir, native, cli: wasi, workDir: work, rtol, atol, timeoutMs: 120000, artifact });
+  assert.equal(rw.status, 'pass', `${name} under WASI: ${rw.reason}`);
+}
+
+// Outputs keep the model's dtypes (float16 stays float16).
+function checkDtypes(name, model, outDir, data) {
+  model.outputs.forEach((v, i) => {
+    const want = readTensorProto(path.join(data, `output_${i}.pb`));
+    const got = readNpy(path.join(outDir, `output_${i}.npy`));
+    assert.equal(got.dtype, want.dtype, `${name}: output '${v.name}' dtype`);
+  });
+}
