@@ -302,51 +302,78 @@ static wnn_status add_bias(wnn_rw *r, int *sum, int x) {
   return st;
 }
 
-/* The -inf biases of the causal mask and of nonpad_kv_seqlen, added to
- * *bias, broadcastable to [B, 1, S, T]: constants of the fixed S, P and T,
- * and nodes reading nonpad_kv_seqlen. */
-static wnn_status key_bias(wnn_rw *r, bool causal, int64_t s, int64_t p, int64_t t, int *bias) {
+/* Dim d of x as a 1-element int64 vector: Shape(x, start = d, end = d + 1)
+ * (a constant when x's shape is fixed; a shape node computed at resize when
+ * it changes with the model's dims). */
+static wnn_status dim_of(wnn_rw *r, int x, int d, int *out) {
+  cJSON *a = wnn_rw_num_attr("start", d);
+  if (!a || !cJSON_AddNumberToObject(a, "end", d + 1)) {
+    cJSON_Delete(a);
+    return wnn_rw_oom(r);
+  }
+  return wnn_rw_op1(r, "Shape", x, a, out);
+}
+
+/* 0, 1, ..., n - 1 (n a 1-element int64 vector), as a [n] vector, or a
+ * [n, 1] column. */
+static wnn_status iota(wnn_rw *r, int n, bool column, int *out) {
+  const int64_t zero = 0, one = 1;
+  int c0, c1, c_axis, limit = -1, seq = -1;
   wnn_status st;
-  const bool nonpad = wnn_rw_input(r, 6) != NULL;
-  const int64_t st_dims[2] = {s, t}, per_batch[4] = {-1, 1, 1, 1};
-  if (causal && !(nonpad && p == 0 && !wnn_rw_input(r, 4))) {
-    /* Key j is after query i: j > i + P. */
-    float *add = malloc((size_t)(s * t > 0 ? s * t : 1) * sizeof *add);
-    if (!add) return wnn_rw_oom(r);
-    for (int64_t i = 0; i < s; i++)
-      for (int64_t j = 0; j < t; j++) add[i * t + j] = j > i + p ? -INFINITY : 0.0f;
-    int c;
-    st = wnn_rw_cst(r, WNN_DTYPE_F32, 2, st_dims, add, &c);
-    free(add);
-    if (st || (st = add_bias(r, bias, c))) return st;
+  if ((st = wnn_rw_cst(r, WNN_DTYPE_I64, 0, NULL, &zero, &c0)) ||
+      (st = wnn_rw_cst(r, WNN_DTYPE_I64, 0, NULL, &one, &c1)) ||
+      (st = wnn_rw_cst_i64s(r, 1, &zero, &c_axis)) ||
+      (st = wnn_rw_op2(r, "Squeeze", n, c_axis, NULL, &limit)) ||
+      (st = wnn_rw_op3(r, "Range", c0, limit, c1, NULL, column ? &seq : out)))
+    return st;
+  return column ? unsqueeze(r, seq, 1, out) : WNN_OK;
+}
+
+/* The -inf biases of the causal mask and of nonpad_kv_seqlen, added to
+ * *bias, broadcastable to [B, 1, S, T], from the shapes of qh ([B, Hq, S, D])
+ * and kh ([B, Hkv, T, D], the past included), and past_key's P: built from
+ * Shape and Range, so they follow the model's dynamic dims (and fold into
+ * constants when the shapes are fixed). */
+static wnn_status key_bias(wnn_rw *r, bool causal, int qh, int kh, int *bias) {
+  wnn_status st;
+  const bool nonpad = wnn_rw_input(r, 6) != NULL, past = wnn_rw_input(r, 4) != NULL;
+  if (!causal && !nonpad) return WNN_OK;
+  const int64_t per_batch[4] = {-1, 1, 1, 1};
+  int s_len = -1, t_len = -1, keys = -1, queries = -1;
+  if ((st = dim_of(r, qh, 2, &s_len)) || (st = dim_of(r, kh, 2, &t_len)) ||
+      (st = iota(r, t_len, false, &keys)) || (st = iota(r, s_len, true, &queries)))
+    return st;
+  if (causal && !(nonpad && !past)) {
+    /* Query i sees key j when j <= i + P. */
+    int last = queries, seen = -1, cb = -1;
+    if (past) {
+      int p_len = -1, shifted = -1;
+      if ((st = dim_of(r, wnn_rw_in(r, 4), 2, &p_len)) ||
+          (st = wnn_rw_op2(r, "Add", queries, p_len, NULL, &shifted)))
+        return st;
+      last = shifted;
+    }
+    if ((st = wnn_rw_op2(r, "LessOrEqual", keys, last, NULL, &seen)) ||
+        (st = bias_of(r, seen, &cb)) || (st = add_bias(r, bias, cb)))
+      return st;
   }
   if (!nonpad) return WNN_OK;
-  int64_t *idx = malloc((size_t)(s * t > 0 ? s * t : 1) * sizeof *idx);
-  if (!idx) return wnn_rw_oom(r);
   /* Key j of batch b is padding when j >= nonpad_kv_seqlen[b]. */
-  for (int64_t j = 0; j < t; j++) idx[j] = j;
-  int c_pos, len4 = -1, keep = -1, pad = -1;
-  st = wnn_rw_cst_i64s(r, (int)t, idx, &c_pos);
-  if (!st) st = wnn_rw_reshape(r, wnn_rw_in(r, 6), 4, per_batch, &len4);
-  if (!st) st = wnn_rw_op2(r, "Less", c_pos, len4, NULL, &keep);
-  if (!st) st = bias_of(r, keep, &pad);
-  if (!st) st = add_bias(r, bias, pad);
-  if (!st && causal && p == 0 && !wnn_rw_input(r, 4)) {
-    /* Causal without a past: key j is after query i when
-     * j - i > nonpad_kv_seqlen[b] - S. */
-    for (int64_t i = 0; i < s; i++)
-      for (int64_t j = 0; j < t; j++) idx[i * t + j] = j - i;
-    int c_diff, c_s, lim = -1, lim4 = -1, before = -1, cb = -1;
-    st = wnn_rw_cst(r, WNN_DTYPE_I64, 2, st_dims, idx, &c_diff);
-    if (!st) st = wnn_rw_cst(r, WNN_DTYPE_I64, 0, NULL, &s, &c_s);
-    if (!st) st = wnn_rw_op2(r, "Sub", wnn_rw_in(r, 6), c_s, NULL, &lim);
-    if (!st) st = wnn_rw_reshape(r, lim, 4, per_batch, &lim4);
-    if (!st) st = wnn_rw_op2(r, "LessOrEqual", c_diff, lim4, NULL, &before);
-    if (!st) st = bias_of(r, before, &cb);
-    if (!st) st = add_bias(r, bias, cb);
-  }
-  free(idx);
-  return st;
+  int len4 = -1, keep = -1, pad = -1;
+  if ((st = wnn_rw_reshape(r, wnn_rw_in(r, 6), 4, per_batch, &len4)) ||
+      (st = wnn_rw_op2(r, "Less", keys, len4, NULL, &keep)) || (st = bias_of(r, keep, &pad)) ||
+      (st = add_bias(r, bias, pad)))
+    return st;
+  if (!causal || past) return WNN_OK;
+  /* Causal without a past (opset 24): query i sees key j when
+   * j - i <= nonpad_kv_seqlen[b] - S. */
+  int diff = -1, lim = -1, lim4 = -1, seen = -1, cb = -1;
+  if ((st = wnn_rw_op2(r, "Sub", keys, queries, NULL, &diff)) ||
+      (st = wnn_rw_op2(r, "Sub", wnn_rw_in(r, 6), s_len, NULL, &lim)) ||
+      (st = wnn_rw_reshape(r, lim, 4, per_batch, &lim4)) ||
+      (st = wnn_rw_op2(r, "LessOrEqual", diff, lim4, NULL, &seen)) || (st = bias_of(r, seen, &cb)))
+    return st;
+  return add_bias(r, bias, cb);
 }
 
 /* out = x, when out is a value (>= 0). */
@@ -405,7 +432,6 @@ static wnn_status attention(wnn_rw *r) {
   const wnn_ir_value *q = wnn_rw_input(r, 0), *k = wnn_rw_input(r, 1), *v = wnn_rw_input(r, 2);
   char s1[WNN_RW_SHAPE_CHARS], s2[WNN_RW_SHAPE_CHARS];
   const int rank = q->ndim;
-  const bool dyn_seq = q->dyn_shape || k->dyn_shape;
   if (k->ndim != rank || v->ndim != rank)
     return wnn_rw_fail(r, WNN_ERR_SHAPE, "inputs 0 (Q) '%s' %s and 1 (K) '%s' %s, 2 (V) must have "
                        "the same rank", q->name, wnn_rw_shape_str(s1, sizeof s1, q), k->name,
@@ -459,10 +485,6 @@ static wnn_status attention(wnn_rw *r) {
    * with fewer columns than T, padded). */
   const wnn_ir_value *m = wnn_rw_input(r, 3);
   int mask = -1;
-  if ((causal || wnn_rw_input(r, 6)) && (dyn_seq || (past && wnn_rw_input(r, 4)->dyn_shape)))
-    return wnn_rw_fail(r, WNN_ERR_UNSUPPORTED, "%s with sequence lengths that change with the "
-                       "model's dynamic dims is not supported: fix them with --shape",
-                       causal ? "is_causal" : "input 6 (nonpad_kv_seqlen)");
   if (wnn_rw_input(r, 6)) {
     if ((st = wnn_rw_need(r, 6, "nonpad_kv_seqlen", WNN_DTYPE_I64, 1))) return st;
     if (wnn_rw_input(r, 6)->dims[0] != b)
@@ -491,6 +513,10 @@ static wnn_status attention(wnn_rw *r) {
       if ((st = bias_of(r, mask, &f))) return st;
       mask = f;
     }
+    if (short_cols && (m->dyn_shape || k->dyn_shape || (past && wnn_rw_input(r, 4)->dyn_shape)))
+      return wnn_rw_fail(r, WNN_ERR_UNSUPPORTED, "input 3 (attn_mask) '%s' has fewer columns than "
+                         "keys, and the sequence lengths change with the model's dynamic dims: fix "
+                         "them with --shape", m->name);
     if (short_cols) {
       /* -inf for the missing columns. */
       int64_t pads[2 * WNN_MAX_DIMS] = {0};
@@ -503,8 +529,6 @@ static wnn_status attention(wnn_rw *r) {
       mask = padded;
     }
   }
-  if ((st = key_bias(r, causal != 0, s, p, t, &mask))) return st;
-
   /* Q, K, V as [B, H, seq, d]; the past before K and V. */
   int qh = -1, kh = -1, vh = -1;
   if ((st = to_heads(r, wnn_rw_in(r, 0), rank, hq, &qh)) ||
@@ -520,6 +544,7 @@ static wnn_status attention(wnn_rw *r) {
       return st;
     }
   }
+  if ((st = key_bias(r, causal != 0, qh, kh, &mask))) return st;
   /* scores [B, Hq, S, T] = (Q * scale) K^T, the heads of a group as one
    * [B, Hkv, G * S, D] x [B, Hkv, D, T] product. */
   const int64_t group = hq / hkv;

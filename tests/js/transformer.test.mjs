@@ -129,3 +129,58 @@ function checkDtypes(name, model, outDir, data) {
     assert.equal(got.dtype, want.dtype, `${name}: output '${v.name}' dtype`);
   });
 }
+
+// Deterministic values in [-1, 1).
+function values(n, seed) {
+  const x = new Float32Array(n);
+  let s = seed >>> 0;
+  for (let i = 0; i < n; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    x[i] = (s >>> 8) / 8388608 - 1;
+  }
+  return x;
+}
+
+// The rewrites follow run-time shapes: a decoder block (RMSNormalization,
+// RotaryEmbedding, causal GQA Attention with a past, Swish) converted with its
+// sequence and past lengths dynamic, run by one wnn model at several lengths
+// (a past of 0 keys too) against onnxruntime-node.
+test('a decoder block with dynamic sequence and past lengths matches onnxruntime-node at each length', async (t) => {
+  if (skipReason) return t.skip(skipReason);
+  const onnxFile = path.join(tmp, 'decoder_block.onnx');
+  const out = path.join(tmp, 'decoder_block.wnn');
+  const c = await native.exec(['convert', onnxFile, '-o', out], { timeoutMs: 60000 });
+  assert.equal(c.status, 0, `wnn convert: ${c.stderr}`);
+  const { load } = await import('../../js/wnn.js');
+  const model = await load(fs.readFileSync(out), { wasm: path.join(ROOT, 'dist/wnn.wasm') });
+  assert.deepEqual(model.inputs[0].shape, [1, 'seq', 32], 'the sequence length stays dynamic');
+  const session = await ort.InferenceSession.create(onnxFile, { intraOpNumThreads: 1, interOpNumThreads: 1 });
+  try {
+    for (const [seq, past] of [[5, 0], [1, 5], [4, 3], [9, 1]]) {
+      const x = values(seq * 32, seq * 7 + past);
+      const pos = BigInt64Array.from({ length: seq }, (_, i) => BigInt(past + i));
+      const pk = values(2 * past * 8, 100 + past);
+      const pv = values(2 * past * 8, 200 + past);
+      const want = await session.run({
+        x: new ort.Tensor('float32', x, [1, seq, 32]),
+        position_ids: new ort.Tensor('int64', pos, [1, seq]),
+        past_key: new ort.Tensor('float32', pk, [1, 2, past, 8]),
+        past_value: new ort.Tensor('float32', pv, [1, 2, past, 8]),
+      });
+      const got = await model.predict({
+        x: { data: x, shape: [1, seq, 32] },
+        position_ids: { data: pos, shape: [1, seq] },
+        past_key: { data: pk, shape: [1, 2, past, 8] },
+        past_value: { data: pv, shape: [1, 2, past, 8] },
+      });
+      for (const name of ['y', 'present_key', 'present_value']) {
+        assert.deepEqual(got[name].shape, [...want[name].dims], `seq ${seq}, past ${past}: ${name} shape`);
+        const r = compareTensors({ dtype: 'float32', dims: got[name].shape, data: got[name].data },
+          { dtype: 'float32', dims: [...want[name].dims], data: want[name].data }, RTOL, ATOL);
+        assert.ok(r.ok, `seq ${seq}, past ${past}: ${name}: ${r.why}`);
+      }
+    }
+  } finally {
+    model.dispose();
+  }
+});

@@ -294,6 +294,47 @@ nodes = [helper.make_node('QuantizeLinear', ['x', 'scale', 'zp'], ['q'], precisi
 case('opset24_qdq_cast_attrs', 24, nodes, [('x', x)], [('y', y)],
      inits=[('scale', np.array(scale)), ('zp', np.array(zp))])
 
+# ---- a decoder block with run-time sequence and past lengths (no expected
+# outputs: the test compares wnn with onnxruntime-node at several lengths) ----
+
+def decoder_block():
+    hid, hq, hkv, d = 32, 4, 2, 8
+    inits = [('gamma', randn(hid)), ('wq', randn(hid, hq * d) * 0.3), ('wk', randn(hid, hkv * d) * 0.3),
+             ('wv', randn(hid, hkv * d) * 0.3)]
+    angles = rng.uniform(0, 6.3, (64, d // 2)).astype(np.float32)
+    inits += [('cos', np.cos(angles)), ('sin', np.sin(angles))]
+    nodes = [
+        helper.make_node('RMSNormalization', ['x', 'gamma'], ['n'], epsilon=1e-6),
+        helper.make_node('MatMul', ['n', 'wq'], ['q']),
+        helper.make_node('MatMul', ['n', 'wk'], ['k']),
+        helper.make_node('MatMul', ['n', 'wv'], ['v']),
+        helper.make_node('RotaryEmbedding', ['q', 'cos', 'sin', 'position_ids'], ['qr'], num_heads=hq),
+        helper.make_node('RotaryEmbedding', ['k', 'cos', 'sin', 'position_ids'], ['kr'], num_heads=hkv,
+                         interleaved=1),
+        helper.make_node('Attention', ['qr', 'kr', 'v', '', 'past_key', 'past_value'],
+                         ['a', 'present_key', 'present_value'], is_causal=1, q_num_heads=hq,
+                         kv_num_heads=hkv),
+        helper.make_node('Swish', ['a'], ['y'], alpha=1.2),
+    ]
+    f, i64 = TensorProto.FLOAT, TensorProto.INT64
+    g = helper.make_graph(
+        nodes, 'decoder_block',
+        [helper.make_tensor_value_info('x', f, [1, 'seq', hid]),
+         helper.make_tensor_value_info('position_ids', i64, [1, 'seq']),
+         helper.make_tensor_value_info('past_key', f, [1, hkv, 'past', d]),
+         helper.make_tensor_value_info('past_value', f, [1, hkv, 'past', d])],
+        [helper.make_tensor_value_info('y', f, [1, 'seq', hid]),
+         helper.make_tensor_value_info('present_key', f, [1, hkv, 'total', d]),
+         helper.make_tensor_value_info('present_value', f, [1, hkv, 'total', d])],
+        [numpy_helper.from_array(a, n) for n, a in inits])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid('', 24)], producer_name='wnn-tests')
+    m.ir_version = 10
+    with open(os.path.join(OUT, 'decoder_block.onnx'), 'wb') as f:
+        f.write(m.SerializeToString())
+
+
+decoder_block()
+
 with open(os.path.join(OUT, 'cases.json'), 'w') as f:
     json.dump(CASES, f, indent=1)
 print(f'{len(CASES)} cases in {OUT}')
