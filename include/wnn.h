@@ -103,7 +103,11 @@ typedef enum wnn_dtype {
   WNN_DTYPE_I32 = 4,  /* "int32" */
   WNN_DTYPE_I8 = 5,   /* "int8" */
   WNN_DTYPE_U8 = 6,   /* "uint8" */
-  WNN_DTYPE_BOOL = 7  /* "bool" */
+  WNN_DTYPE_BOOL = 7, /* "bool" */
+  /* Only at a model's boundary (a graph input or output its ONNX file
+   * declares DOUBLE) and in Cast and CastLike; the model computes in float32
+   * between them (docs/format.md, required feature bit 5). */
+  WNN_DTYPE_F64 = 8   /* "float64" */
 } wnn_dtype;
 
 /* A static, NUL-terminated description of a status. Never NULL. */

@@ -1,7 +1,7 @@
 // Type declarations of js/wnn.js, the `wnn` package. docs/js.md is the guide.
 
 /** Element types of wnn tensors. */
-export type DType = 'float32' | 'float16' | 'int64' | 'int32' | 'int8' | 'uint8' | 'bool';
+export type DType = 'float32' | 'float16' | 'int64' | 'int32' | 'int8' | 'uint8' | 'bool' | 'float64';
 
 /** The TypedArray that holds each dtype (float16 as raw bits, or a Float16Array where the engine has one). */
 export interface DTypeArray {
@@ -12,6 +12,7 @@ export interface DTypeArray {
   int8: Int8Array;
   uint8: Uint8Array;
   bool: Uint8Array;
+  float64: Float64Array;
 }
 
 /** Any TypedArray setInput accepts. */

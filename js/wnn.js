@@ -19,7 +19,7 @@ const STATUS = [
   'WNN_ERR_SIZE', 'WNN_ERR_UNSUPPORTED', 'WNN_ERR_IO', 'WNN_ERR_LIMIT',
 ];
 // wnn_dtype values -> the names wnn_dtype_name gives (null: WNN_DTYPE_INVALID).
-const DTYPES = [null, 'float32', 'float16', 'int64', 'int32', 'int8', 'uint8', 'bool'];
+const DTYPES = [null, 'float32', 'float16', 'int64', 'int32', 'int8', 'uint8', 'bool', 'float64'];
 const LOAD_BORROW = 1;
 const LOAD_NO_CHECKSUM = 2;
 // wnn_kernels values by lower-case name.
@@ -29,7 +29,7 @@ const KERNEL_VALUES = { auto: 0, scalar: 1, reference: 2 };
 // The TypedArray of each dtype name.
 const ARRAYS = {
   float32: Float32Array, float16: Uint16Array, int64: BigInt64Array, int32: Int32Array,
-  int8: Int8Array, uint8: Uint8Array, bool: Uint8Array,
+  int8: Int8Array, uint8: Uint8Array, bool: Uint8Array, float64: Float64Array,
 };
 
 // The kernel choices load() accepts ('reference' exists only in test builds).

@@ -13,7 +13,7 @@ static const struct {
     {WNN_DTYPE_F32, "float32", kDLFloat, 32, 4}, {WNN_DTYPE_F16, "float16", kDLFloat, 16, 2},
     {WNN_DTYPE_I64, "int64", kDLInt, 64, 8},     {WNN_DTYPE_I32, "int32", kDLInt, 32, 4},
     {WNN_DTYPE_I8, "int8", kDLInt, 8, 1},        {WNN_DTYPE_U8, "uint8", kDLUInt, 8, 1},
-    {WNN_DTYPE_BOOL, "bool", kDLUInt, 8, 1},
+    {WNN_DTYPE_BOOL, "bool", kDLUInt, 8, 1},     {WNN_DTYPE_F64, "float64", kDLFloat, 64, 8},
 };
 #define NUM_DTYPES (sizeof dtypes / sizeof dtypes[0])
 

@@ -1133,9 +1133,11 @@ static wnn_status finish(wnn_builder *b, void **data, size_t *size, void **pdata
     if (!pdata) sec[2] = sec[3];
     buf = wnn_container_write(&b->alloc, sec, 2 + (pdata != NULL) + (weights_bytes > 0), size);
   }
-  int guarded = 0;
+  int guarded = 0, f64 = 0;
   for (int i = 0; i < b->num_nodes; i++) guarded |= b->nodes[i].num_guards > 0;
+  for (int i = 0; i < b->num_values; i++) f64 |= b->values[i].dtype == WNN_DTYPE_F64;
   uint64_t features = (guarded ? WNN_FEATURE_GUARDS : 0) | (b->inplace ? WNN_FEATURE_INPLACE : 0) |
+                      (f64 ? WNN_FEATURE_FLOAT64 : 0) |
                       (b->num_dims || b->has_shape_nodes ? WNN_FEATURE_DYNAMIC : 0) |
                       (pdata ? WNN_FEATURE_EXTERNAL_PARAMS : 0) |
                       (b->integer_names ? WNN_FEATURE_INTEGER_NAMES : 0);

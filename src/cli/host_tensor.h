@@ -23,8 +23,8 @@
 
 typedef struct wnn_host_tensor {
   /* WNN_DTYPE_INVALID for an element type that files may hold but wnn has no
-   * dtype for (float64); dtype_name and elem_size are still set, so a caller
-   * can say what the file holds. */
+   * dtype for; dtype_name and elem_size are still set, so a caller can say
+   * what the file holds. */
   wnn_dtype dtype;
   const char *dtype_name; /* static: "float32", "float64", ... */
   size_t elem_size;

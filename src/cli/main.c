@@ -1046,7 +1046,7 @@ static int parse_dims(const char *spec, const char *text, wnn_import_shape *out)
 
 /* Reads every --const NAME=FILE (split at the last '=', as --shape): the
  * names are malloc'd into consts[], the tensors into data[]; float64 becomes
- * float32 (the importer reads double inputs as float32). On failure what was
+ * float32 (a double graph input is float32 inside the model). On failure what was
  * read so far is freed. */
 static int read_consts(const char *const *specs, int n, wnn_import_const *consts,
                        wnn_host_tensor *data) {
@@ -1074,7 +1074,7 @@ static int read_consts(const char *const *specs, int n, wnn_import_const *consts
     wnn_host_tensor *t = &data[s];
     if (!rc && wnn_tensor_file_read(eq + 1, t, err, sizeof err) != WNN_OK)
       rc = fail("convert: --const %s: %s: %s", name, eq + 1, err);
-    if (!rc && t->dtype == WNN_DTYPE_INVALID && !strcmp(t->dtype_name, "float64")) {
+    if (!rc && t->dtype == WNN_DTYPE_F64) {
       const double *d = (const double *)t->data;
       float *f = (float *)malloc(t->count ? t->count * sizeof *f : 1);
       if (!f) {

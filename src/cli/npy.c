@@ -15,7 +15,7 @@ static const struct {
   size_t size;
 } npy_types[] = {
     {"f4", WNN_DTYPE_F32, "float32", 4},     {"f2", WNN_DTYPE_F16, "float16", 2},
-    {"f8", WNN_DTYPE_INVALID, "float64", 8}, {"i8", WNN_DTYPE_I64, "int64", 8},
+    {"f8", WNN_DTYPE_F64, "float64", 8}, {"i8", WNN_DTYPE_I64, "int64", 8},
     {"i4", WNN_DTYPE_I32, "int32", 4},       {"i1", WNN_DTYPE_I8, "int8", 1},
     {"u1", WNN_DTYPE_U8, "uint8", 1},        {"b1", WNN_DTYPE_BOOL, "bool", 1},
 };
@@ -25,6 +25,7 @@ const char *wnn_npy_descr(wnn_dtype dtype) {
   switch (dtype) {
     case WNN_DTYPE_F32: return "<f4";
     case WNN_DTYPE_F16: return "<f2";
+    case WNN_DTYPE_F64: return "<f8";
     case WNN_DTYPE_I64: return "<i8";
     case WNN_DTYPE_I32: return "<i4";
     case WNN_DTYPE_I8: return "|i1";

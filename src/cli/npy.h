@@ -2,9 +2,7 @@
  * NumPy .npy files (https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html).
  *
  * Reads format versions 1.0, 2.0 and 3.0; writes 1.0. Element types: float32
- * (<f4), float16 (<f2), float64 (<f8, read only: it has no wnn dtype, so the
- * tensor comes back with WNN_DTYPE_INVALID and dtype_name "float64" and the
- * caller rejects it by name), int64 (<i8), int32 (<i4), int8 (|i1),
+ * (<f4), float16 (<f2), float64 (<f8), int64 (<i8), int32 (<i4), int8 (|i1),
  * uint8 (|u1), bool (|b1). Little-endian and C order only.
  *
  * Every length is checked against the buffer; a malformed file gets a status

@@ -396,7 +396,7 @@ static const struct {
     {WNN_ONNX_INT64, WNN_DTYPE_I64, "int64", 8, TP_INT64_DATA},
     {WNN_ONNX_BOOL, WNN_DTYPE_BOOL, "bool", 1, TP_INT32_DATA},
     {WNN_ONNX_FLOAT16, WNN_DTYPE_F16, "float16", 2, TP_INT32_DATA},
-    {WNN_ONNX_DOUBLE, WNN_DTYPE_INVALID, "float64", 8, TP_DOUBLE_DATA},
+    {WNN_ONNX_DOUBLE, WNN_DTYPE_F64, "float64", 8, TP_DOUBLE_DATA},
 };
 #define TP_NUM_TYPES (sizeof tp_types / sizeof tp_types[0])
 
@@ -404,6 +404,7 @@ int wnn_onnx_data_type(wnn_dtype dtype) {
   switch (dtype) {
     case WNN_DTYPE_F32: return WNN_ONNX_FLOAT;
     case WNN_DTYPE_F16: return WNN_ONNX_FLOAT16;
+    case WNN_DTYPE_F64: return WNN_ONNX_DOUBLE;
     case WNN_DTYPE_I64: return WNN_ONNX_INT64;
     case WNN_DTYPE_I32: return WNN_ONNX_INT32;
     case WNN_DTYPE_I8: return WNN_ONNX_INT8;

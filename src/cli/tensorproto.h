@@ -11,9 +11,8 @@
  * skipped by its wire type.
  *
  * Data types: FLOAT (1), UINT8 (2), INT8 (3), INT32 (6), INT64 (7), BOOL (9),
- * FLOAT16 (10) map to wnn dtypes; DOUBLE (11) is read with WNN_DTYPE_INVALID
- * and dtype_name "float64" so the caller can reject it by name. Any other data
- * type is rejected with its number in the message.
+ * FLOAT16 (10) and DOUBLE (11) map to wnn dtypes. Any other data type is
+ * rejected with its number in the message.
  */
 #ifndef WNN_CLI_TENSORPROTO_H
 #define WNN_CLI_TENSORPROTO_H

@@ -146,14 +146,14 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, const wnn_builder_w
     mo.values = put(&mo, mo.root, "values", cJSON_CreateArray());
   }
   int *map = malloc(((size_t)g->num_values + 1) * sizeof *map);
-  int *half_in = malloc(((size_t)g->num_values + 1) * sizeof *half_in);
-  if (!map || !half_in) {
+  int *io_in = malloc(((size_t)g->num_values + 1) * sizeof *io_in);
+  if (!map || !io_in) {
     free(map);
-    free(half_in);
+    free(io_in);
     wnn_builder_free(b);
     return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
   }
-  for (int i = 0; i < g->num_values; i++) map[i] = half_in[i] = -1;
+  for (int i = 0; i < g->num_values; i++) map[i] = io_in[i] = -1;
   int nodes = 0;
   if (weights && (st = wnn_builder_set_weights(b, weights)))
     wnn_ir_fail(g, st, false, "%s", wnn_last_error());
@@ -164,31 +164,33 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, const wnn_builder_w
     st = wnn_builder_add_dim(b, g->dims[i].name, g->dims[i].default_size, g->dims[i].max_size, 1);
     if (st) wnn_ir_fail(g, st, false, "dim '%s': %s", g->dims[i].name, wnn_last_error());
   }
-  /* A float16 graph input is a float16 input of the artifact and a Cast to
-   * float32 right after it, which every reader of the value reads; half_in
-   * keeps the input itself, for an output that is the same value. */
+  /* A float16 or float64 graph input is an input of that dtype in the
+   * artifact and a Cast to float32 right after it, which every reader of the
+   * value reads; io_in keeps the input itself, for an output that is the
+   * same value. */
   for (int i = 0; !st && i < g->num_inputs; i++) {
     const wnn_ir_value *v = &g->values[g->inputs[i]];
-    const bool half = v->io_dtype == WNN_DTYPE_F16;
+    const bool half = v->io_dtype == WNN_DTYPE_F16 || v->io_dtype == WNN_DTYPE_F64;
     const char *names[WNN_MAX_DIMS];
     bool named = false;
     for (int d = 0; d < v->ndim; d++) {
       names[d] = v->dims_of[d] >= 0 ? g->dims[v->dims_of[d]].name : NULL;
       named |= names[d] != NULL;
     }
-    st = wnn_builder_add_dynamic_input(b, v->name, half ? WNN_DTYPE_F16 : v->dtype, v->ndim,
+    st = wnn_builder_add_dynamic_input(b, v->name, half ? v->io_dtype : v->dtype, v->ndim,
                                        v->dims, named ? names : NULL, &map[g->inputs[i]]);
     if (st) {
       wnn_ir_fail(g, st, false, "graph input '%s': %s", v->name, wnn_last_error());
       break;
     }
     if (!half) continue;
-    half_in[g->inputs[i]] = map[g->inputs[i]];
-    st = wnn_builder_add_node(b, "Cast", NULL, &half_in[g->inputs[i]], 1, "{\"to\":1}", 1,
+    io_in[g->inputs[i]] = map[g->inputs[i]];
+    st = wnn_builder_add_node(b, "Cast", NULL, &io_in[g->inputs[i]], 1, "{\"to\":1}", 1,
                               &map[g->inputs[i]]);
     if (st) wnn_ir_fail(g, st, false, "graph input '%s': Cast to float32: %s", v->name, wnn_last_error());
     char why[300];
-    snprintf(why, sizeof why, "float16 graph input '%.250s' to float32", v->name);
+    snprintf(why, sizeof why, "%s graph input '%.250s' to float32", wnn_dtype_name(v->io_dtype),
+             v->name);
     map_node(&mo, g, nodes, NULL, "Cast", why);
     nodes++;
   }
@@ -284,25 +286,29 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, const wnn_builder_w
       st = wnn_ir_fail(g, WNN_ERR_MALFORMED, false, "graph output '%s' is never computed", x->name);
       break;
     }
-    /* A float16 graph output: a Cast from the float32 value (or the float16
-     * graph input itself, when the output is one). */
+    /* A float16 or float64 graph output: a Cast from the float32 value (or
+     * the graph input itself, when the output is one of that dtype). */
     int out = map[v];
-    if (x->io_dtype == WNN_DTYPE_F16 && half_in[v] >= 0) {
-      out = half_in[v];
-    } else if (x->io_dtype == WNN_DTYPE_F16) {
+    const wnn_dtype io = x->io_dtype;
+    if ((io == WNN_DTYPE_F16 || io == WNN_DTYPE_F64) && io_in[v] >= 0 && x->is_input) {
+      out = io_in[v];
+    } else if (io == WNN_DTYPE_F16 || io == WNN_DTYPE_F64) {
       if (x->dtype != WNN_DTYPE_F32) {
         st = wnn_ir_fail(g, WNN_ERR_DTYPE, false,
-                         "graph output '%s' is declared float16, but the model computes it as %s",
-                         x->name, wnn_dtype_name(x->dtype));
+                         "graph output '%s' is declared %s, but the model computes it as %s",
+                         x->name, wnn_dtype_name(io), wnn_dtype_name(x->dtype));
         break;
       }
-      st = wnn_builder_add_node(b, "Cast", NULL, &map[v], 1, "{\"to\":10}", 1, &out);
+      st = wnn_builder_add_node(b, "Cast", NULL, &map[v], 1,
+                                io == WNN_DTYPE_F16 ? "{\"to\":10}" : "{\"to\":11}", 1, &out);
       if (st) {
-        wnn_ir_fail(g, st, false, "graph output '%s': Cast to float16: %s", x->name, wnn_last_error());
+        wnn_ir_fail(g, st, false, "graph output '%s': Cast to %s: %s", x->name, wnn_dtype_name(io),
+                    wnn_last_error());
         break;
       }
       char why[300];
-      snprintf(why, sizeof why, "float16 graph output '%.250s' from float32", x->name);
+      snprintf(why, sizeof why, "%s graph output '%.250s' from float32", wnn_dtype_name(io),
+               x->name);
       map_node(&mo, g, nodes, NULL, "Cast", why);
       nodes++;
     }
@@ -343,6 +349,6 @@ wnn_status wnn_emit(wnn_ir_graph *g, const char *model_name, const wnn_builder_w
   if (pdata) wnn_builder_free_artifact(b, pdata, pn);
   wnn_builder_free(b);
   free(map);
-  free(half_in);
+  free(io_in);
   return st;
 }

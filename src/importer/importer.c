@@ -206,7 +206,8 @@ static wnn_status sweep(wnn_ir_graph *g, const wnn_import_options *opt) {
 /* The Casts to float16 and to double that still matter (legacy.c made them
  * Casts to float32): one warning for each kind, naming the first output. A
  * Cast whose value only leaves the model as a graph output declared float16
- * is not one: that output is converted to float16 at the boundary. */
+ * (double) is not one: that output is converted to float16 (float64) at the
+ * boundary. */
 static void warn_narrowed(wnn_ir_graph *g) {
   static const char *const what[2] = {"float16", "double"};
   if (!g->warn || (!g->num_narrowed[0] && !g->num_narrowed[1])) return;
@@ -216,11 +217,11 @@ static void warn_narrowed(wnn_ir_graph *g) {
     for (int i = 0; i < g->num_narrowed[k]; i++) {
       const wnn_ir_value *v = &g->values[g->narrowed[k][i]];
       if (v->readers == 0) continue; /* dead code */
-      bool only_half_output = false;
-      for (int o = 0; k == 0 && o < g->num_outputs; o++)
-        only_half_output |= g->outputs[o] == g->narrowed[k][i] && v->readers == 1 &&
-                            v->io_dtype == WNN_DTYPE_F16;
-      if (only_half_output) continue;
+      bool only_output = false;
+      for (int o = 0; o < g->num_outputs; o++)
+        only_output |= g->outputs[o] == g->narrowed[k][i] && v->readers == 1 &&
+                       v->io_dtype == (k == 0 ? WNN_DTYPE_F16 : WNN_DTYPE_F64);
+      if (only_output) continue;
       if (first < 0) first = g->narrowed[k][i];
       count++;
     }

@@ -44,10 +44,11 @@ typedef struct wnn_ir_value {
   int producer;               /* live node writing it, or -1 */
   bool is_input;              /* a graph input (not an initializer) */
   int readers;                /* node input slots and graph outputs reading it */
-  /* A graph input or output the model declares float16 (WNN_DTYPE_F16;
-   * WNN_DTYPE_INVALID otherwise): the value itself is float32, like every
-   * float16 tensor inside, and emit.c keeps float16 at the boundary with a
-   * Cast after such an input and before such an output. */
+  /* A graph input or output the model declares float16 or double
+   * (WNN_DTYPE_F16, WNN_DTYPE_F64; WNN_DTYPE_INVALID otherwise): the value
+   * itself is float32, like every float16 and double tensor inside, and
+   * emit.c keeps the declared dtype at the boundary with a Cast after such an
+   * input and before such an output. */
   wnn_dtype io_dtype;
   /* Run-time shapes (docs/dynamic-shapes.md): dyn_shape, the shape may
    * change with the artifact's dims; dyn_data, the data does (Shape of a

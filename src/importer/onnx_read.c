@@ -28,9 +28,8 @@ static const char *onnx_type_name(int t) {
 }
 
 /* The wnn dtype an ONNX type becomes inside the model (float16 and double
- * become float32; graph inputs and outputs declared float16 stay float16 at
- * the boundary, io_dtype in ir.h; declared double become float32 with a
- * warning). */
+ * become float32; graph inputs and outputs declared float16 or double stay
+ * float16 or float64 at the boundary, io_dtype in ir.h). */
 static wnn_dtype dtype_of(int t) {
   switch (t) {
     case ONNX_FLOAT: case ONNX_FLOAT16: case ONNX_DOUBLE: return WNN_DTYPE_F32;
@@ -565,21 +564,17 @@ static wnn_status read_input(wnn_ir_graph *g, const Onnx__ValueInfoProto *vi,
   const wnn_import_shape *fixed = find_shape(opt, name);
   const wnn_import_const *frozen = find_const(opt, name);
   if (frozen) return freeze_input(g, name, dt, tt, fixed, frozen);
-  /* What a caller feeds keeps its dtype: float16 stays float16 at the
-   * boundary (emit.c converts after it). wnn has no float64 tensors: a
-   * double input is taken as float32, and the conversion says so. */
-  if (type == ONNX_DOUBLE)
-    wnn_ir_warnf(g,
-                 "graph input '%s' is DOUBLE (float64), which wnn does not have: the artifact "
-                 "takes it as float32 (feed float32 data) and computes in float32",
-                 name);
+  /* What a caller feeds keeps its dtype: float16 and double stay float16
+   * and float64 at the boundary (emit.c converts to float32 after it). */
   int id;
   wnn_status st = wnn_ir_add_value(g, name, &id);
   if (st) return st;
   wnn_ir_value *v = &g->values[id];
   v->is_input = true;
   v->dtype = dt;
-  v->io_dtype = type == ONNX_FLOAT16 ? WNN_DTYPE_F16 : WNN_DTYPE_INVALID;
+  v->io_dtype = type == ONNX_FLOAT16  ? WNN_DTYPE_F16
+                : type == ONNX_DOUBLE ? WNN_DTYPE_F64
+                                      : WNN_DTYPE_INVALID;
   v->known = true;
   if (fixed) {
     if (tt->shape && tt->shape->n_dim != (size_t)fixed->ndim)
@@ -827,21 +822,16 @@ wnn_status wnn_onnx_read(wnn_ir_graph *g, const void *data, size_t size,
                        "graph output '%s' is no graph input, initializer or node output", name);
       break;
     }
-    /* The declared type, when there is one: float16 stays float16 for the
-     * caller (emit.c converts before it), double becomes float32 with a
-     * warning, as for inputs. */
+    /* The declared type, when there is one: float16 and double stay float16
+     * and float64 for the caller (emit.c converts before it), as for inputs. */
     const Onnx__TypeProto *tp = gp->output[i]->type;
     int type = tp && tp->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE && tp->tensor_type &&
                        tp->tensor_type->has_elem_type
                    ? tp->tensor_type->elem_type
                    : 0;
-    if (type == ONNX_DOUBLE && !g->values[id].is_input)
-      wnn_ir_warnf(g,
-                   "graph output '%s' is DOUBLE (float64), which wnn does not have: the "
-                   "artifact gives it as float32",
-                   name);
     /* (A graph input's own declaration decides for it.) */
-    if (type == ONNX_FLOAT16 && !g->values[id].is_input) g->values[id].io_dtype = WNN_DTYPE_F16;
+    if ((type == ONNX_FLOAT16 || type == ONNX_DOUBLE) && !g->values[id].is_input)
+      g->values[id].io_dtype = type == ONNX_FLOAT16 ? WNN_DTYPE_F16 : WNN_DTYPE_F64;
     int *out = realloc(g->outputs, (size_t)(g->num_outputs + 1) * sizeof *out);
     if (!out) {
       st = wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");

@@ -95,7 +95,11 @@ enum {
   /* Reads only its inputs' shapes, never their bytes (Shape, Size): as a
    * shape node of a dynamic model (docs/dynamic-shapes.md) it may read a
    * value that is computed only during a run. */
-  WNN_OP_READS_SHAPE_ONLY = 1u << 3
+  WNN_OP_READS_SHAPE_ONLY = 1u << 3,
+  /* Reads or writes float64 values (Cast, CastLike): float64 lives only at a
+   * model's boundary (include/wnn.h), and the loader rejects a float64 value
+   * in a node of any other op. */
+  WNN_OP_FLOAT64 = 1u << 4
 };
 
 /* An op's descriptor: `const wnn_op wnn_<symbol>_op`, defined at the end of the

@@ -194,7 +194,7 @@ static wnn_status fill_value(wnn_prepare_ctx *ctx, wnn_dtype *dtype, double *val
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE,
                        "%s: value must be an object {\"dtype\", \"shape\", \"data\"}", OP);
   *dtype = wnn_dtype_from_name(dt);
-  if (*dtype == WNN_DTYPE_INVALID || *dtype == WNN_DTYPE_F16)
+  if (*dtype == WNN_DTYPE_INVALID || *dtype == WNN_DTYPE_F16 || *dtype == WNN_DTYPE_F64)
     return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: value has dtype '%s', which is not supported",
                        OP, dt);
   const int shape_size = wnn_attrs_list_size(v, "shape");
@@ -326,7 +326,7 @@ wnn_status wnn_range_run(const wnn_run_ctx *ctx) {
 
 static bool castable(wnn_dtype d) {
   return d == WNN_DTYPE_F32 || d == WNN_DTYPE_F16 || d == WNN_DTYPE_I64 || d == WNN_DTYPE_I32 || d == WNN_DTYPE_I8 ||
-         d == WNN_DTYPE_U8 || d == WNN_DTYPE_BOOL;
+         d == WNN_DTYPE_U8 || d == WNN_DTYPE_BOOL || d == WNN_DTYPE_F64;
 }
 
 wnn_status wnn_cast_prepare(wnn_prepare_ctx *ctx) {
@@ -350,11 +350,12 @@ wnn_status wnn_cast_prepare(wnn_prepare_ctx *ctx) {
     case 7: p->to = WNN_DTYPE_I64; break;
     case 9: p->to = WNN_DTYPE_BOOL; break;
     case 10: p->to = WNN_DTYPE_F16; break;
+    case 11: p->to = WNN_DTYPE_F64; break;
     case -1: return wnn_op_fail(ctx, WNN_ERR_BAD_ATTRIBUTE, "%s: to is required", OP);
     default:
       return wnn_op_fail(ctx, WNN_ERR_UNSUPPORTED,
                          "%s: to = %lld is not supported (float32 1, uint8 2, int8 3, int32 6, "
-                         "int64 7, bool 9, float16 10)",
+                         "int64 7, bool 9, float16 10, float64 11)",
                          OP, (long long)to);
   }
   if (!castable(x->dtype))
@@ -390,12 +391,12 @@ wnn_status wnn_castlike_prepare(wnn_prepare_ctx *ctx) {
   return wnn_set_output(ctx, OP, 0, p->to, x->ndim, x->dims);
 }
 
-/* float32 to int64 rounds toward zero; NaN is 0, and values beyond int64
+/* A float to int64 rounds toward zero; NaN is 0, and values beyond int64
  * saturate (C leaves those undefined). */
-static int64_t f32_to_i64(float f) {
+static int64_t f64_to_i64(double f) {
   if (isnan(f)) return 0;
-  if (f >= 9223372036854775807.0f) return INT64_MAX;
-  if (f <= -9223372036854775808.0f) return INT64_MIN;
+  if (f >= 9223372036854775807.0) return INT64_MAX;
+  if (f <= -9223372036854775808.0) return INT64_MIN;
   return (int64_t)f;
 }
 
@@ -416,33 +417,39 @@ wnn_status wnn_cast_run(const wnn_run_ctx *ctx) {
     return WNN_OK;
   }
   for (size_t i = 0; i < n; i++) {
-    /* Through int64 (or float for float outputs): narrower integers keep
-     * their low bits, as numpy and onnxruntime do. float16 goes through
-     * float32, which holds every half exactly, and every integer a half can
-     * hold (larger ones round to an infinity either way). */
+    /* Through int64 (or double for float outputs): narrower integers keep
+     * their low bits, as numpy and onnxruntime do. An integer becomes a
+     * float32 or float16 through float32 in one rounding; float16 goes
+     * through float32, which holds every half exactly, and every integer a
+     * half can hold (larger ones round to an infinity either way); float64
+     * to float16 rounds through float32. */
     int64_t iv = 0;
-    float fv = 0.0f;
-    bool is_float = p->from == WNN_DTYPE_F32 || p->from == WNN_DTYPE_F16;
+    double fv = 0.0;
+    bool is_float = p->from == WNN_DTYPE_F32 || p->from == WNN_DTYPE_F16 || p->from == WNN_DTYPE_F64;
     if (is_float) {
-      fv = p->from == WNN_DTYPE_F32 ? ((const float *)x->data)[i]
-                                    : wnn_f16_to_f32(((const uint16_t *)x->data)[i]);
-      iv = f32_to_i64(fv);
+      fv = p->from == WNN_DTYPE_F32   ? ((const float *)x->data)[i]
+           : p->from == WNN_DTYPE_F64 ? ((const double *)x->data)[i]
+                                      : wnn_f16_to_f32(((const uint16_t *)x->data)[i]);
+      iv = f64_to_i64(fv);
     } else {
       iv = p->from == WNN_DTYPE_I64 ? ((const int64_t *)x->data)[i]
            : p->from == WNN_DTYPE_I32 ? ((const int32_t *)x->data)[i]
            : p->from == WNN_DTYPE_I8  ? ((const int8_t *)x->data)[i]
            : p->from == WNN_DTYPE_U8  ? ((const uint8_t *)x->data)[i]
                                       : ((const uint8_t *)x->data)[i] != 0;
-      fv = (float)iv;
+      fv = (double)iv;
     }
     switch (p->to) {
-      case WNN_DTYPE_F32: ((float *)y->data)[i] = fv; break;
-      case WNN_DTYPE_F16: ((uint16_t *)y->data)[i] = wnn_f32_to_f16(fv); break;
+      case WNN_DTYPE_F32: ((float *)y->data)[i] = is_float ? (float)fv : (float)iv; break;
+      case WNN_DTYPE_F64: ((double *)y->data)[i] = fv; break;
+      case WNN_DTYPE_F16:
+        ((uint16_t *)y->data)[i] = wnn_f32_to_f16(is_float ? (float)fv : (float)iv);
+        break;
       case WNN_DTYPE_I64: ((int64_t *)y->data)[i] = iv; break;
       case WNN_DTYPE_I32: ((int32_t *)y->data)[i] = (int32_t)(uint32_t)(uint64_t)iv; break;
       case WNN_DTYPE_I8: ((int8_t *)y->data)[i] = (int8_t)(uint8_t)(uint64_t)iv; break;
       case WNN_DTYPE_U8: ((uint8_t *)y->data)[i] = (uint8_t)(uint64_t)iv; break;
-      default: ((uint8_t *)y->data)[i] = is_float ? fv != 0.0f : iv != 0; break;
+      default: ((uint8_t *)y->data)[i] = is_float ? fv != 0.0 : iv != 0; break;
     }
   }
   return WNN_OK;
@@ -518,10 +525,10 @@ WNN_ALIAS_OP_DEFINE(squeeze, "Squeeze", 1, 2, 1, 1, NULL);
 WNN_ALIAS_OP_DEFINE(unsqueeze, "Unsqueeze", 2, 2, 1, 1, NULL);
 WNN_OP_DEFINE(shape, "Shape", WNN_OP_READS_SHAPE_ONLY, 1, 1, 1, 1, WNN_ATTRS("start", "end"));
 WNN_OP_DEFINE(size, "Size", WNN_OP_READS_SHAPE_ONLY, 1, 1, 1, 1, NULL);
-WNN_OP_DEFINE(cast, "Cast", 0, 1, 1, 1, 1, WNN_ATTRS("to", "saturate"));
+WNN_OP_DEFINE(cast, "Cast", WNN_OP_FLOAT64, 1, 1, 1, 1, WNN_ATTRS("to", "saturate"));
 WNN_OP_DEFINE(constantofshape, "ConstantOfShape", 0, 1, 1, 1, 1, WNN_ATTRS("value"));
 WNN_OP_DEFINE(range, "Range", 0, 3, 3, 1, 1, NULL);
 WNN_ALIAS_OP_DEFINE(dropout, "Dropout", 1, 3, 1, 2, WNN_ATTRS("seed"));
 
-WNN_OP_DEFINE(castlike, "CastLike", 0, 2, 2, 1, 1, WNN_ATTRS("saturate"));
+WNN_OP_DEFINE(castlike, "CastLike", WNN_OP_FLOAT64, 2, 2, 1, 1, WNN_ATTRS("saturate"));
 WNN_OP_DEFINE(eyelike, "EyeLike", 0, 1, 1, 1, 1, WNN_ATTRS("dtype", "k"));

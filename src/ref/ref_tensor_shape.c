@@ -25,8 +25,9 @@ wnn_status wnn_ref_size(const wnn_run_ctx *ctx) {
  * NaN giving 0 and values past int64 saturating. */
 static int64_t as_int(wnn_dtype dtype, const void *data, int64_t i) {
   switch (dtype) {
-    case WNN_DTYPE_F32: {
-      const double v = ((const float *)data)[i];
+    case WNN_DTYPE_F32:
+    case WNN_DTYPE_F64: {
+      const double v = dtype == WNN_DTYPE_F32 ? ((const float *)data)[i] : ((const double *)data)[i];
       if (v != v) return 0;
       if (v >= 9223372036854775807.0) return INT64_MAX;
       if (v <= -9223372036854775808.0) return INT64_MIN;
@@ -83,15 +84,20 @@ uint16_t wnn_ref_f32_to_f16(float f) {
 wnn_status wnn_ref_cast(const wnn_run_ctx *ctx) {
   const wnn_tensor *x = &ctx->inputs[0], *y = &ctx->outputs[0];
   for (int64_t i = 0; i < wnn_ref_numel(x); i++) {
-    /* float16 is read as the float32 it equals. */
-    float xf = 0;
-    if (x->dtype == WNN_DTYPE_F16) xf = wnn_ref_f16_to_f32(((const uint16_t *)x->data)[i]);
-    else if (x->dtype == WNN_DTYPE_F32) xf = ((const float *)x->data)[i];
-    const bool is_float = x->dtype == WNN_DTYPE_F16 || x->dtype == WNN_DTYPE_F32;
-    const int64_t v = is_float ? as_int(WNN_DTYPE_F32, &xf, 0) : as_int(x->dtype, x->data, i);
+    /* float16 and float32 are read as the double they equal; float64 goes
+     * to float16 through float32 (as the runtime documents). */
+    double xd = 0;
+    if (x->dtype == WNN_DTYPE_F16) xd = wnn_ref_f16_to_f32(((const uint16_t *)x->data)[i]);
+    else if (x->dtype == WNN_DTYPE_F32) xd = ((const float *)x->data)[i];
+    else if (x->dtype == WNN_DTYPE_F64) xd = ((const double *)x->data)[i];
+    const bool is_float =
+        x->dtype == WNN_DTYPE_F16 || x->dtype == WNN_DTYPE_F32 || x->dtype == WNN_DTYPE_F64;
+    const int64_t v = is_float ? as_int(WNN_DTYPE_F64, &xd, 0) : as_int(x->dtype, x->data, i);
     const uint64_t bits = (uint64_t)v;
+    const float xf = (float)xd;
     switch (y->dtype) {
       case WNN_DTYPE_F32: ((float *)y->data)[i] = is_float ? xf : (float)v; break;
+      case WNN_DTYPE_F64: ((double *)y->data)[i] = is_float ? xd : (double)v; break;
       case WNN_DTYPE_F16:
         ((uint16_t *)y->data)[i] = wnn_ref_f32_to_f16(is_float ? xf : (float)v);
         break;
@@ -99,7 +105,7 @@ wnn_status wnn_ref_cast(const wnn_run_ctx *ctx) {
       case WNN_DTYPE_I32: ((int32_t *)y->data)[i] = (int32_t)(bits & 0xffffffffu); break;
       case WNN_DTYPE_I8: ((int8_t *)y->data)[i] = (int8_t)(bits & 0xffu); break;
       case WNN_DTYPE_U8: ((uint8_t *)y->data)[i] = (uint8_t)(bits & 0xffu); break;
-      default: ((uint8_t *)y->data)[i] = is_float ? xf != 0.0f : v != 0; break;
+      default: ((uint8_t *)y->data)[i] = is_float ? xd != 0.0 : v != 0; break;
     }
   }
   return WNN_OK;

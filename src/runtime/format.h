@@ -50,10 +50,14 @@ enum { WNN_SECTION_FLAG_REQUIRED = 1u << 0 };
  * ("shape": 1, values of kind "shape"); a reader without it would run the
  * reference shapes only. */
 #define WNN_FEATURE_DYNAMIC (UINT64_C(1) << 4)
+/* Bit 5, FLOAT64: some value is "float64" (a graph input or output its ONNX
+ * file declares DOUBLE, and the Casts at the boundary); a reader without the
+ * dtype would fail on its name instead of saying what is missing. */
+#define WNN_FEATURE_FLOAT64 (UINT64_C(1) << 5)
 /* Feature bits this reader knows. */
 #define WNN_KNOWN_REQUIRED_FEATURES \
   (WNN_FEATURE_EXTERNAL_PARAMS | WNN_FEATURE_INTEGER_NAMES | WNN_FEATURE_GUARDS | \
-   WNN_FEATURE_INPLACE | WNN_FEATURE_DYNAMIC)
+   WNN_FEATURE_INPLACE | WNN_FEATURE_DYNAMIC | WNN_FEATURE_FLOAT64)
 /* At most this many guards per node ("when"; the If nesting depth). */
 #define WNN_MAX_GUARDS 8
 

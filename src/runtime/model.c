@@ -690,6 +690,13 @@ static wnn_status read_node(wnn_model *m, const cJSON *j, int i, int *producer) 
                   producer[v], i);
     producer[v] = i;
   }
+  for (int k = 0; k < n->num_inputs + n->num_outputs && !(n->op->flags & WNN_OP_FLOAT64); k++) {
+    const int v = k < n->num_inputs ? n->inputs[k] : n->outputs[k - n->num_inputs];
+    if (v >= 0 && m->values[v].dtype == WNN_DTYPE_F64)
+      return fail(WNN_ERR_DTYPE, "graph: %s %s value %d (%s), which is float64: only Cast and "
+                  "CastLike read or write float64", label, k < n->num_inputs ? "reads" : "writes",
+                  v, m->values[v].name ? m->values[v].name : "unnamed");
+  }
 
   wnn_prepare_ctx ctx;
   memset(&ctx, 0, sizeof ctx);

@@ -420,8 +420,9 @@ function asNumbers(t) {
 
 // Compares got (from .npy) with want (from .pb). Float tensors: numpy
 // allclose, |g - w| <= atol + rtol * |w|, with NaN == NaN and equal infinities
-// equal; integer and bool tensors: exact. Float32 output against a float64 or
-// float16 expectation compares values (the importer converts both to float32).
+// equal; integer and bool tensors: exact. The dtypes must be the same: a
+// float32 output where a float64 or float16 one is expected is a failure (a
+// silently changed dtype is a wrong answer).
 // Returns {ok, why, maxAbs, maxRel, count, bad} (bad: elements outside the tolerance).
 export function compareTensors(got, want, rtol, atol) {
   const res = { ok: false, why: '', maxAbs: 0, maxRel: 0, count: 0, bad: 0 };
@@ -431,7 +432,7 @@ export function compareTensors(got, want, rtol, atol) {
   }
   const gk = ELEM[got.dtype].kind;
   const wk = ELEM[want.dtype].kind;
-  if (gk !== wk) {
+  if (gk !== wk || got.dtype !== want.dtype) {
     res.why = `dtype ${got.dtype} but expected ${want.dtype}`;
     return res;
   }

@@ -69,11 +69,13 @@ test('harness: TensorProto decoding (packed floats, unpacked negative int64, raw
   assert.throws(() => decodeTensorProto(Buffer.from([0x08, 0x03, 0x10, 0x01, 0x22, 0x09])), /past the end/);
 });
 
-test('harness: allclose semantics (rtol, atol, NaN, shape, exact integers)', () => {
+test('harness: allclose semantics (rtol, atol, NaN, shape, exact integers, the same dtype)', () => {
   const f32 = (dims, v) => ({ dtype: 'float32', dims, data: Float32Array.from(v) });
   const f64 = (dims, v) => ({ dtype: 'float64', dims, data: Float64Array.from(v) });
-  assert.ok(compareTensors(f32([2], [1, 100.05]), f64([2], [1, 100]), 1e-3, 1e-7).ok);
-  const off = compareTensors(f32([2], [1, 100.2]), f64([2], [1, 100]), 1e-3, 1e-7);
+  assert.ok(compareTensors(f64([2], [1, 100.05]), f64([2], [1, 100]), 1e-3, 1e-7).ok);
+  assert.match(compareTensors(f32([2], [1, 100]), f64([2], [1, 100]), 1e-3, 1e-7).why,
+    /dtype float32 but expected float64/, 'a float32 answer to a float64 question fails');
+  const off = compareTensors(f32([2], [1, 100.2]), f32([2], [1, 100]), 1e-3, 1e-7);
   assert.ok(!off.ok);
   assert.match(off.why, /1 of 2 elements outside/);
   assert.ok(Math.abs(off.maxAbs - 0.2) < 1e-4);

@@ -134,6 +134,7 @@ static inline void *make_input(const wnn_tdesc *t) {
     switch (t->dtype) {
       case WNN_DTYPE_F32: ((float *)p)[i] = lcg_float(); break;
       case WNN_DTYPE_F16: ((uint16_t *)p)[i] = wnn_f32_to_f16(4.0f * lcg_float()); break;
+      case WNN_DTYPE_F64: ((double *)p)[i] = 1e10 * lcg_float() + lcg_float() * 1e-3; break;
       case WNN_DTYPE_I32: ((int32_t *)p)[i] = (int32_t)(lcg_next() % 41u) - 20; break;
       case WNN_DTYPE_I64: ((int64_t *)p)[i] = (int64_t)(lcg_next() % 41u) - 20; break;
       default: ((unsigned char *)p)[i * wnn_dtype_size(t->dtype)] = (unsigned char)lcg_next(); break;

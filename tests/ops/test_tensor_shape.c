@@ -206,6 +206,25 @@ TEST(cast) {
   CHECK(expect_bytes("Cast", "{\"to\":9}", 1, &xi, data, wantb2, sizeof wantb2));
   CHECK(expect_bytes("Cast", "{\"to\":2}", 1, &xi, data, wantu82, sizeof wantu82));
   CHECK(expect_bytes("Cast", "{\"to\":7}", 1, &xi, data, i, sizeof i));
+  /* float64: to float32 in one rounding, to int64 truncated and saturated,
+   * from int64 exactly (below 2^53). */
+  const double dv[5] = {0.1, -2.5e10, 1e300, -7.9, 9007199254740993.0};
+  data[0] = (void *)dv;
+  const wnn_tdesc xd = TD(WNN_DTYPE_F64, 5);
+  const float wantdf[5] = {0.1f, -2.5e10f, INFINITY, -7.9f, 9007199254740992.0f};
+  const int64_t wantdi[5] = {0, -25000000000, INT64_MAX, -7, 9007199254740992};
+  CHECK(expect_bytes("Cast", "{\"to\":1}", 1, &xd, data, wantdf, sizeof wantdf));
+  CHECK(expect_bytes("Cast", "{\"to\":7}", 1, &xd, data, wantdi, sizeof wantdi));
+  const int64_t di[3] = {-3, 4503599627370497, 0};
+  const double wantid[3] = {-3.0, 4503599627370497.0, 0.0};
+  const wnn_tdesc xid = TD(WNN_DTYPE_I64, 3);
+  data[0] = (void *)di;
+  CHECK(expect_bytes("Cast", "{\"to\":11}", 1, &xid, data, wantid, sizeof wantid));
+  const float fd[2] = {0.1f, -1e-40f};
+  const double wantfd[2] = {(double)0.1f, (double)-1e-40f};
+  const wnn_tdesc xfd = TD(WNN_DTYPE_F32, 2);
+  data[0] = (void *)fd;
+  CHECK(expect_bytes("Cast", "{\"to\":11}", 1, &xfd, data, wantfd, sizeof wantfd));
   const uint8_t b[3] = {0, 1, 0};
   data[0] = (void *)b;
   const wnn_tdesc xb = TD(WNN_DTYPE_BOOL, 3);
@@ -221,12 +240,12 @@ TEST(cast) {
   CHECK(expect_bytes("Cast", "{\"to\":2}", 1, &x8, data, want88, sizeof want88));
   CHECK(expect_bytes("Cast", "{\"to\":1}", 1, &x8, data, want8f, sizeof want8f));
   /* Random data, every pair, run against the reference. */
-  const wnn_dtype from[7] = {WNN_DTYPE_F32, WNN_DTYPE_I64, WNN_DTYPE_I32, WNN_DTYPE_I8,
-                             WNN_DTYPE_U8,  WNN_DTYPE_BOOL, WNN_DTYPE_F16};
-  const char *to[7] = {"{\"to\":1}", "{\"to\":2}", "{\"to\":3}", "{\"to\":6}",
-                       "{\"to\":7}", "{\"to\":9}", "{\"to\":10}"};
-  for (int a = 0; a < 7; a++) {
-    for (int t = 0; t < 7; t++) {
+  const wnn_dtype from[8] = {WNN_DTYPE_F32, WNN_DTYPE_I64, WNN_DTYPE_I32, WNN_DTYPE_I8,
+                             WNN_DTYPE_U8,  WNN_DTYPE_BOOL, WNN_DTYPE_F16, WNN_DTYPE_F64};
+  const char *to[8] = {"{\"to\":1}", "{\"to\":2}", "{\"to\":3}", "{\"to\":6}",
+                       "{\"to\":7}", "{\"to\":9}", "{\"to\":10}", "{\"to\":11}"};
+  for (int a = 0; a < 8; a++) {
+    for (int t = 0; t < 8; t++) {
       wnn_tdesc x = TD(WNN_DTYPE_F32, 3, 17);
       x.dtype = from[a];
       op_case c;
@@ -248,7 +267,7 @@ TEST(cast) {
 TEST(cast_rejects) {
   const wnn_tdesc x = TD(WNN_DTYPE_F32, 2);
   CHECK(op_fails("Cast", NULL, 1, &x, 1, WNN_ERR_BAD_ATTRIBUTE, "Cast: to is required"));
-  CHECK(op_fails("Cast", "{\"to\":11}", 1, &x, 1, WNN_ERR_UNSUPPORTED, "to = 11"));
+  CHECK(op_fails("Cast", "{\"to\":12}", 1, &x, 1, WNN_ERR_UNSUPPORTED, "to = 12"));
   CHECK(op_fails("Cast", "{\"to\":16}", 1, &x, 1, WNN_ERR_UNSUPPORTED, "to = 16"));
   CHECK(op_fails("Cast", "{\"to\":\"int64\"}", 1, &x, 1, WNN_ERR_BAD_ATTRIBUTE, "to"));
   CHECK(op_fails("Cast", "{\"to\":1,\"saturate\":2}", 1, &x, 1, WNN_ERR_BAD_ATTRIBUTE,

@@ -543,11 +543,68 @@ TEST(status_texts) {
   CHECK(strcmp(wnn_status_str((wnn_status)999), "unknown status") == 0);
   CHECK(strcmp(wnn_version(), "0.1.0") == 0);
   CHECK(wnn_dtype_from_name("float32") == WNN_DTYPE_F32);
-  CHECK(wnn_dtype_from_name("float64") == WNN_DTYPE_INVALID);
+  CHECK(wnn_dtype_from_name("float64") == WNN_DTYPE_F64 && wnn_dtype_size(WNN_DTYPE_F64) == 8);
+  CHECK(wnn_dtype_from_name("float128") == WNN_DTYPE_INVALID);
   CHECK(wnn_dtype_from_dl(wnn_dtype_to_dl(WNN_DTYPE_I64)) == WNN_DTYPE_I64);
   wnn_executor_destroy(NULL);
   wnn_model_free(NULL);
   wnn_builder_free(NULL);
+}
+
+/* float64 lives at the boundary: Casts take and give it and the artifact sets
+ * required feature bit 5; any other node reading or writing it is refused at
+ * load, naming the value. */
+TEST(float64_only_in_casts) {
+  const int64_t shape[1] = {3};
+  wnn_builder *b = NULL;
+  int x, f, r, y;
+  CHECK_OK(wnn_builder_create(NULL, &b));
+  CHECK_OK(wnn_builder_add_input(b, "x", WNN_DTYPE_F64, 1, shape, &x));
+  CHECK_OK(wnn_builder_add_node(b, "Cast", NULL, &x, 1, "{\"to\":1}", 1, &f));
+  CHECK_OK(wnn_builder_add_node(b, "Relu", NULL, &f, 1, NULL, 1, &r));
+  CHECK_OK(wnn_builder_add_node(b, "Cast", NULL, &r, 1, "{\"to\":11}", 1, &y));
+  CHECK_OK(wnn_builder_add_output(b, y, "y"));
+  void *art = NULL;
+  size_t size = 0;
+  CHECK_OK(wnn_builder_finish(b, &art, &size));
+  CHECK(size > 32 && (((const uint8_t *)art)[24] & 0x20) != 0);
+  wnn_model *m = NULL;
+  wnn_executor *ex = NULL;
+  CHECK_OK(wnn_model_load(art, size, NULL, &m));
+  CHECK_OK(wnn_executor_create(m, &ex));
+  double in[3] = {-1.0, 0.5, 1e-3}, out[3] = {0};
+  DLTensor t;
+  memset(&t, 0, sizeof t);
+  t.data = in;
+  t.device.device_type = kDLCPU;
+  t.ndim = 1;
+  t.shape = (int64_t *)shape;
+  t.dtype = wnn_dtype_to_dl(WNN_DTYPE_F64);
+  CHECK(t.dtype.code == kDLFloat && t.dtype.bits == 64);
+  CHECK_OK(wnn_executor_set_input(ex, 0, &t));
+  CHECK_OK(wnn_executor_run(ex));
+  CHECK_OK(wnn_executor_copy_output(ex, 0, out, sizeof out));
+  CHECK(out[0] == 0 && out[1] == 0.5 && out[2] == (double)1e-3f);
+  /* A float32 tensor for the float64 input is a dtype error. */
+  float wrong[3] = {0};
+  t.data = wrong;
+  t.dtype = wnn_dtype_to_dl(WNN_DTYPE_F32);
+  CHECK(wnn_executor_set_input(ex, 0, &t) == WNN_ERR_DTYPE);
+  wnn_executor_destroy(ex);
+  wnn_model_free(m);
+  wnn_builder_free_artifact(b, art, size);
+  wnn_builder_free(b);
+
+  CHECK_OK(wnn_builder_create(NULL, &b));
+  CHECK_OK(wnn_builder_add_input(b, "x", WNN_DTYPE_F64, 1, shape, &x));
+  CHECK_OK(wnn_builder_add_node(b, "Identity", "copy", &x, 1, NULL, 1, &y));
+  CHECK_OK(wnn_builder_add_output(b, y, "y"));
+  /* (The builder loads what it wrote: the loader's refusal is its answer.) */
+  art = NULL;
+  CHECK(wnn_builder_finish(b, &art, &size) == WNN_ERR_DTYPE && art == NULL);
+  CHECK(strstr(wnn_last_error(), "value 0 (x), which is float64") &&
+        strstr(wnn_last_error(), "only Cast and CastLike"));
+  wnn_builder_free(b);
 }
 
 int main(void) {
@@ -565,5 +622,6 @@ int main(void) {
   RUN(models_side_by_side_chained_by_name);
   RUN(builder_rejects_bad_nodes_and_keeps_state);
   RUN(status_texts);
+  RUN(float64_only_in_casts);
   return test_summary();
 }

@@ -628,9 +628,9 @@ TEST(loader_reads_dims) {
                NULL);
   expect_graph(DYN_GRAPH("{\"n\":{\"default\":2,\"max\":null,\"multiple\":2}}", "[\"n\",3]", "[2,3]"),
                DYN, WNN_OK, NULL);
-  /* Bit 4 is known; bit 5 is not. */
+  /* Bits 4 and 5 are known; bit 6 is not. */
   expect_graph(DYN_GRAPH("{\"n\":{\"default\":2}}", "[\"n\",3]", "[2,3]"),
-               DYN | (UINT64_C(1) << 5), WNN_ERR_FEATURE, "0x20");
+               DYN | (UINT64_C(1) << 6), WNN_ERR_FEATURE, "0x40");
 }
 
 TEST(loader_rejects_malformed_dims) {

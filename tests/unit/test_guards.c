@@ -94,11 +94,11 @@ TEST(guarded_branches_run_only_when_taken) {
   /* An old reader, which knows no GUARDS bit, would reject it: so does a
    * reader that does not know a bit next to it. */
   uint8_t *b8 = buf;
-  wnn_wr64(b8 + 24, WNN_FEATURE_GUARDS | (UINT64_C(1) << 5));
+  wnn_wr64(b8 + 24, WNN_FEATURE_GUARDS | (UINT64_C(1) << 6));
   wnn_container_reseal(b8);
   m = (wnn_model *)(uintptr_t)1;
   CHECK_STATUS(wnn_model_load(buf, size, NULL, &m), WNN_ERR_FEATURE);
-  CHECK(strstr(wnn_last_error(), "0x20") != NULL);
+  CHECK(strstr(wnn_last_error(), "0x40") != NULL);
   free(buf);
 }
 

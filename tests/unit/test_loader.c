@@ -131,12 +131,12 @@ TEST(newer_minor_version_loads) {
 TEST(unknown_required_feature) {
   size_t size;
   uint8_t *buf = artifact(relu_graph, NULL, 0, &size);
-  wnn_wr64(buf + 24, UINT64_C(1) << 5);
+  wnn_wr64(buf + 24, UINT64_C(1) << 6);
   wnn_container_reseal(buf);
-  expect_load(buf, size, 0, WNN_ERR_FEATURE, "0x20");
+  expect_load(buf, size, 0, WNN_ERR_FEATURE, "0x40");
   /* The same bit among the optional features is ignored. */
   wnn_wr64(buf + 24, 0);
-  wnn_wr64(buf + 32, UINT64_C(1) << 5);
+  wnn_wr64(buf + 32, UINT64_C(1) << 6);
   wnn_container_reseal(buf);
   expect_load(buf, size, 0, WNN_OK, NULL);
   free_artifact(buf, size);

@@ -173,7 +173,7 @@ TEST(reads_every_type_string) {
     size_t size;
   } cases[] = {
       {"<f4", WNN_DTYPE_F32, "float32", 4}, {"<f2", WNN_DTYPE_F16, "float16", 2},
-      {"<f8", WNN_DTYPE_INVALID, "float64", 8}, {"<i8", WNN_DTYPE_I64, "int64", 8},
+      {"<f8", WNN_DTYPE_F64, "float64", 8}, {"<i8", WNN_DTYPE_I64, "int64", 8},
       {"<i4", WNN_DTYPE_I32, "int32", 4},   {"|i1", WNN_DTYPE_I8, "int8", 1},
       {"|u1", WNN_DTYPE_U8, "uint8", 1},    {"|b1", WNN_DTYPE_BOOL, "bool", 1},
       {"<u1", WNN_DTYPE_U8, "uint8", 1},    {">i1", WNN_DTYPE_I8, "int8", 1},

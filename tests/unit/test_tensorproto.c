@@ -249,7 +249,7 @@ TEST(reads_int64_and_double_data) {
     put_key(&m, 10, 1), put_fixed(&m, bits[2], 8);
     wnn_host_tensor t;
     CHECK_OK(parse(&m, &t, NULL, 0));
-    CHECK(t.dtype == WNN_DTYPE_INVALID && strcmp(t.dtype_name, "float64") == 0);
+    CHECK(t.dtype == WNN_DTYPE_F64 && strcmp(t.dtype_name, "float64") == 0);
     CHECK(t.elem_size == 8 && t.nbytes == 24 && memcmp(t.data, v, 24) == 0);
     wnn_host_tensor_free(&t);
   }

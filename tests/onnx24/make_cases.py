@@ -4,7 +4,7 @@
 Writes one folder per case into OUT_DIR, in the ONNX backend-test layout
 (model.onnx, test_data_set_0/input_<i>.pb and output_<i>.pb), and OUT_DIR/cases.json
 listing them. The expected outputs come from the numpy references below, written
-from the operators' definitions; tests/js/transformer.test.mjs checks them against
+from the operators' definitions; tests/js/onnx24.test.mjs checks them against
 onnxruntime-node too, and wnn against them, natively and under WASI.
 
 python3-onnx 1.12 cannot check opset-23 graphs, but it writes them: the nodes are
@@ -25,7 +25,8 @@ rng = np.random.default_rng(23)
 CASES = []
 
 ONNX_TYPE = {np.dtype('float32'): TensorProto.FLOAT, np.dtype('float16'): TensorProto.FLOAT16,
-             np.dtype('int64'): TensorProto.INT64, np.dtype('bool'): TensorProto.BOOL}
+             np.dtype('float64'): TensorProto.DOUBLE, np.dtype('int64'): TensorProto.INT64,
+             np.dtype('bool'): TensorProto.BOOL}
 
 
 def case(name, opset, nodes, inputs, outputs, inits=(), ort=True):
@@ -293,6 +294,20 @@ nodes = [helper.make_node('QuantizeLinear', ['x', 'scale', 'zp'], ['q'], precisi
          helper.make_node('Add', ['c', 'c'], ['y'])]
 case('opset24_qdq_cast_attrs', 24, nodes, [('x', x)], [('y', y)],
      inits=[('scale', np.array(scale)), ('zp', np.array(zp))])
+
+# ---- float64 at the boundary: DOUBLE inputs and outputs keep their dtype
+# (wnn computes in float32 between them) ----
+
+x = randn(3, 5).astype(np.float64)
+w = randn(5, 4)
+nodes = [helper.make_node('Cast', ['x'], ['xf'], to=TensorProto.FLOAT),
+         helper.make_node('MatMul', ['xf', 'w'], ['m']),
+         helper.make_node('Relu', ['m'], ['r']),
+         helper.make_node('Cast', ['r'], ['y'], to=TensorProto.DOUBLE),
+         helper.make_node('Mul', ['x', 'x'], ['sq'])]
+case('dtype_float64_io', 22, nodes, [('x', x)],
+     [('y', np.maximum(x @ w.astype(np.float64), 0)), ('sq', x * x)], inits=[('w', w)])
+
 
 # ---- a decoder block with run-time sequence and past lengths (no expected
 # outputs: the test compares wnn with onnxruntime-node at several lengths) ----

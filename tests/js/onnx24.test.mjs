@@ -1,6 +1,7 @@
-// The opset-23/24 transformer ops (Attention, RMSNormalization,
-// RotaryEmbedding) and the opset 22-24 headers: the cases of
-// tests/transformer/make_cases.py (made at test time: every attribute the
+// Current ONNX (issue 15): the opset-23/24 transformer ops (Attention,
+// RMSNormalization, RotaryEmbedding, Swish), the opset 22-24 headers and
+// attributes, and float64 at the boundary: the cases of
+// tests/onnx24/make_cases.py (made at test time: every attribute the
 // ops define, 3-D and 4-D layouts, GQA, masks, past and present, float16),
 // whose expected outputs are numpy references written from the operators'
 // definitions. Each case checks
@@ -36,7 +37,7 @@ let ort = null;
 let cases = [];
 
 before(async () => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'wnn-transformer-test-')));
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'wnn-onnx24-test-')));
   if (!fs.existsSync(PYTHON)) return void (skipReason = `${PYTHON} is missing`);
   if (!(await hasConvert(native))) return void (skipReason = `${path.relative(ROOT, native.bin)} is not built with the importer`);
   try {
@@ -44,8 +45,8 @@ before(async () => {
   } catch (e) {
     return void (skipReason = `onnxruntime-node cannot be loaded: ${e.message.split('\n')[0]}`);
   }
-  const r = await exec(PYTHON, [path.join(ROOT, 'tests/transformer/make_cases.py'), tmp], { cwd: ROOT, timeoutMs: 120000 });
-  if (r.status !== 0) throw new Error(`tests/transformer/make_cases.py failed:\n${r.stdout}\n${r.stderr}`);
+  const r = await exec(PYTHON, [path.join(ROOT, 'tests/onnx24/make_cases.py'), tmp], { cwd: ROOT, timeoutMs: 120000 });
+  if (r.status !== 0) throw new Error(`tests/onnx24/make_cases.py failed:\n${r.stdout}\n${r.stderr}`);
   cases = JSON.parse(fs.readFileSync(path.join(tmp, 'cases.json'), 'utf8'));
 });
 
@@ -53,7 +54,7 @@ after(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const ORT_TYPES = { float32: 'float32', float16: 'float16', int64: 'int64', bool: 'bool' };
+const ORT_TYPES = { float32: 'float32', float16: 'float16', float64: 'float64', int64: 'int64', bool: 'bool' };
 
 function ortTensor(t) {
   return new ort.Tensor(ORT_TYPES[t.dtype], t.data, t.dims);
@@ -180,6 +181,36 @@ test('a decoder block with dynamic sequence and past lengths matches onnxruntime
         assert.ok(r.ok, `seq ${seq}, past ${past}: ${name}: ${r.why}`);
       }
     }
+  } finally {
+    model.dispose();
+  }
+});
+
+// float64 at the boundary through the JS package: a DOUBLE input takes a
+// Float64Array (and refuses a Float32Array), DOUBLE outputs come back as
+// Float64Array, never silently float32.
+test('float64 inputs and outputs keep their dtype in the JS package', async (t) => {
+  if (skipReason) return t.skip(skipReason);
+  const dir = path.join(tmp, 'dtype_float64_io');
+  const out = path.join(tmp, 'dtype_float64_io.js.wnn');
+  const c = await native.exec(['convert', path.join(dir, 'model.onnx'), '-o', out], { timeoutMs: 60000 });
+  assert.equal(c.status, 0, `wnn convert: ${c.stderr}`);
+  assert.equal(c.stderr, '', 'no warning: nothing is narrowed at the boundary');
+  const { load } = await import('../../js/wnn.js');
+  const model = await load(fs.readFileSync(out), { wasm: path.join(ROOT, 'dist/wnn.wasm') });
+  try {
+    assert.equal(model.inputs[0].dtype, 'float64');
+    assert.deepEqual(model.outputs.map((o) => o.dtype), ['float64', 'float64']);
+    const x = readTensorProto(path.join(dir, 'test_data_set_0/input_0.pb'));
+    assert.ok(x.data instanceof Float64Array);
+    const got = await model.predict({ x: x.data });
+    for (const [i, name] of ['y', 'sq'].entries()) {
+      assert.ok(got[name].data instanceof Float64Array, `${name} is a Float64Array`);
+      const want = readTensorProto(path.join(dir, `test_data_set_0/output_${i}.pb`));
+      const r = compareTensors({ dtype: 'float64', dims: got[name].shape, data: got[name].data }, want, RTOL, ATOL);
+      assert.ok(r.ok, `${name}: ${r.why}`);
+    }
+    await assert.rejects(model.predict({ x: Float32Array.from(x.data) }), (e) => e.code === 'WNN_ERR_DTYPE' && /float64/.test(e.message));
   } finally {
     model.dispose();
   }
