@@ -176,6 +176,11 @@ static wnn_status sweep(wnn_ir_graph *g, const wnn_import_options *opt) {
       i--; /* the branch's first node is now at i */
       continue;
     }
+    if ((st = wnn_onnx_unroll(g, i, &inlined))) return in_branch(g, i, st);
+    if (inlined) {
+      i--; /* the first iteration's first node is now at i */
+      continue;
+    }
     if ((st = refuse_frozen_rewrite(g, i))) return in_branch(g, i, st);
     bool replaced;
     if ((st = wnn_contrib_rewrite(g, i, &replaced))) return in_branch(g, i, st);

@@ -309,6 +309,12 @@ static cJSON *string_json(ProtobufCBinaryData s) {
 }
 
 /* One attribute into attrs. */
+/* Whether node x is an op whose graph attributes the importer reads. */
+static bool has_subgraphs(const wnn_ir_node *x) {
+  return !x->domain[0] &&
+         (!strcmp(x->op_type, "If") || !strcmp(x->op_type, "Loop") || !strcmp(x->op_type, "Scan"));
+}
+
 static wnn_status attr_json(wnn_ir_graph *g, const wnn_ir_node *n, const Onnx__AttributeProto *a,
                             const char *base_dir, cJSON *attrs) {
   int type = a->has_type ? (int)a->type : 0;
@@ -349,7 +355,7 @@ static wnn_status attr_json(wnn_ir_graph *g, const wnn_ir_node *n, const Onnx__A
       for (size_t i = 0; j && i < a->n_strings; i++) cJSON_AddItemToArray(j, string_json(a->strings[i]));
       break;
     case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH:
-      if (strcmp(n->op_type, "If") || !a->g) goto unsupported;
+      if (!has_subgraphs(n) || !a->g) goto unsupported;
       {
         const void **list = realloc(g->subgraphs, (size_t)(g->num_subgraphs + 1) * sizeof *list);
         if (!list) return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "%s: out of memory", what);
@@ -859,35 +865,11 @@ static char *branch_origin(const wnn_ir_node *n, const char *which) {
 }
 
 
-/* Appends the initializers and nodes of branch `branch` (g->subgraphs; `which`
- * names it: "then_branch" or "else_branch") of If node id at the end of
- * g->nodes, and writes the values of the branch's outputs to outs. Names are
- * resolved through the If's scope; a name the graph has already (the other
- * branch's, or an outer one shadowed) is renamed. Every node read gets the
- * If's guards, then [guard, expect] when guard >= 0, and the branch as its
- * origin; an If among them gets the scope for its own branches. */
-static wnn_status append_branch(wnn_ir_graph *g, int id, int branch, const char *which, int guard,
-                                bool expect, int *outs) {
-  const Onnx__GraphProto *gp = g->subgraphs[branch];
+/* Reads the initializers of graph gp (a branch or a body; origin names it)
+ * as constants named through scope. */
+static wnn_status append_initializers(wnn_ir_graph *g, const Onnx__GraphProto *gp,
+                                      const char *origin, cJSON *scope) {
   const char *base_dir = g->base_dir ? g->base_dir : ".";
-  const wnn_ir_node *n = &g->nodes[id];
-  int index = n->index;
-  if (gp->n_output != (size_t)n->num_outputs)
-    return wnn_ir_node_fail(g, n, WNN_ERR_MALFORMED, false, "the %s has %zu outputs, the If %d",
-                            which, gp->n_output, n->num_outputs);
-  /* What the If gives its branch's nodes: copied, since g->nodes moves. */
-  wnn_ir_node parent = *n;
-  if (parent.num_guards + (guard >= 0) > WNN_MAX_GUARDS)
-    return wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true,
-                            "Ifs with run-time conditions are nested more than %d deep",
-                            WNN_MAX_GUARDS);
-  char *origin = branch_origin(n, which);
-  cJSON *scope = n->scope ? cJSON_Duplicate(n->scope, 1) : cJSON_CreateObject();
-  if (!origin || !scope) {
-    free(origin);
-    cJSON_Delete(scope);
-    return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
-  }
   wnn_status st = WNN_OK;
   for (size_t i = 0; !st && i < gp->n_initializer; i++) {
     const Onnx__TensorProto *t = gp->initializer[i];
@@ -907,30 +889,77 @@ static wnn_status append_branch(wnn_ir_graph *g, int id, int branch, const char 
     adopt(g, v, dt, ndim, dims, bytes, nbytes);
     initializer_src(g, v, t->name ? t->name : "", origin);
   }
+  return st;
+}
+
+/* Appends the nodes of graph gp (a branch or a body, its initializers read
+ * already) at the end of g->nodes, names resolved and defined through scope;
+ * every node gets parent's guards, then [guard, expect] when guard >= 0,
+ * origin, and rt_branch; an If, Loop or Scan among them gets the scope for
+ * its own graphs. Writes the values of gp's outputs to outs. */
+static wnn_status append_nodes(wnn_ir_graph *g, const wnn_ir_node *parent, const Onnx__GraphProto *gp,
+                               const char *origin, cJSON *scope, int guard, bool expect,
+                               const char *rt_branch, int *outs) {
+  const char *base_dir = g->base_dir ? g->base_dir : ".";
+  wnn_status st = WNN_OK;
   int first = g->num_nodes;
   for (size_t i = 0; !st && i < gp->n_node; i++)
-    st = read_node(g, gp->node[i], index, base_dir, scope, (int)i, origin);
+    st = read_node(g, gp->node[i], parent->index, base_dir, scope, (int)i, origin);
   for (int i = first; !st && i < g->num_nodes; i++) {
     wnn_ir_node *x = &g->nodes[i];
-    x->num_guards = parent.num_guards;
-    memcpy(x->guards, parent.guards, sizeof x->guards);
-    memcpy(x->guard_expect, parent.guard_expect, sizeof x->guard_expect);
+    x->num_guards = parent->num_guards;
+    memcpy(x->guards, parent->guards, sizeof x->guards);
+    memcpy(x->guard_expect, parent->guard_expect, sizeof x->guard_expect);
     if (guard >= 0) {
       x->guards[x->num_guards] = guard;
       x->guard_expect[x->num_guards++] = expect;
     }
     x->origin = wnn_ir_strdup(origin);
-    x->rt_branch = wnn_ir_strdup(guard >= 0 ? origin : parent.rt_branch);
-    if (!strcmp(x->op_type, "If") && !x->domain[0] && !(x->scope = cJSON_Duplicate(scope, 1)))
+    x->rt_branch = wnn_ir_strdup(rt_branch);
+    if (has_subgraphs(x) && !(x->scope = cJSON_Duplicate(scope, 1)))
       st = wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
   }
   for (size_t k = 0; !st && k < gp->n_output; k++) {
     const char *name = gp->output[k]->name ? gp->output[k]->name : "";
     outs[k] = find_scoped(g, scope, name);
     if (outs[k] < 0)
-      st = wnn_ir_fail(g, WNN_ERR_MALFORMED, false, "the %s: branch output '%s' is never computed",
+      st = wnn_ir_fail(g, WNN_ERR_MALFORMED, false, "the %s: output '%s' is never computed",
                        origin, name);
   }
+  return st;
+}
+
+/* Appends the initializers and nodes of branch `branch` (g->subgraphs; `which`
+ * names it: "then_branch" or "else_branch") of If node id at the end of
+ * g->nodes, and writes the values of the branch's outputs to outs. Names are
+ * resolved through the If's scope; a name the graph has already (the other
+ * branch's, or an outer one shadowed) is renamed. Every node read gets the
+ * If's guards, then [guard, expect] when guard >= 0, and the branch as its
+ * origin; an If among them gets the scope for its own branches. */
+static wnn_status append_branch(wnn_ir_graph *g, int id, int branch, const char *which, int guard,
+                                bool expect, int *outs) {
+  const Onnx__GraphProto *gp = g->subgraphs[branch];
+  const wnn_ir_node *n = &g->nodes[id];
+  if (gp->n_output != (size_t)n->num_outputs)
+    return wnn_ir_node_fail(g, n, WNN_ERR_MALFORMED, false, "the %s has %zu outputs, the If %d",
+                            which, gp->n_output, n->num_outputs);
+  /* What the If gives its branch's nodes: copied, since g->nodes moves. */
+  wnn_ir_node parent = *n;
+  if (parent.num_guards + (guard >= 0) > WNN_MAX_GUARDS)
+    return wnn_ir_node_fail(g, n, WNN_ERR_UNSUPPORTED, true,
+                            "Ifs with run-time conditions are nested more than %d deep",
+                            WNN_MAX_GUARDS);
+  char *origin = branch_origin(n, which);
+  cJSON *scope = n->scope ? cJSON_Duplicate(n->scope, 1) : cJSON_CreateObject();
+  if (!origin || !scope) {
+    free(origin);
+    cJSON_Delete(scope);
+    return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+  }
+  wnn_status st = append_initializers(g, gp, origin, scope);
+  if (!st)
+    st = append_nodes(g, &parent, gp, origin, scope, guard, expect,
+                      guard >= 0 ? origin : parent.rt_branch, outs);
   free(origin);
   cJSON_Delete(scope);
   return st;
@@ -1061,5 +1090,394 @@ wnn_status wnn_onnx_inline_if(wnn_ir_graph *g, int id, int then_branch, int else
   }
   if (st) return st;
   g->nodes[id].dead = true;
+  return move_before(g, id, first);
+}
+
+/* ---- Loop and Scan, unrolled (docs/importer.md, "Loop and Scan") ---- */
+
+/* At most this many iterations, and this many nodes read from a body in
+ * all, per Loop or Scan. */
+#define UNROLL_MAX_ITERATIONS 4096
+#define UNROLL_MAX_NODES 65536
+
+typedef struct unroll {
+  wnn_ir_graph *g;
+  int id;             /* the Loop or Scan */
+  wnn_ir_node parent; /* a copy of it: g->nodes moves */
+  char origin[512];   /* "body of Loop node 3 'x'" (and where it is) */
+  char tag[300];      /* a prefix for the names of new values */
+  int fresh;          /* names made so far */
+} unroll;
+
+/* out = op(ins), appended, with the Loop's guards and provenance; an
+ * outs[k] < 0 becomes a fresh value. attrs is taken over. */
+static wnn_status unroll_node(unroll *u, const char *op, const int *ins, int nin, int *outs,
+                              int nout, cJSON *attrs) {
+  wnn_ir_graph *g = u->g;
+  for (int k = 0; k < nout; k++) {
+    if (outs[k] >= 0) continue;
+    wnn_status st = wnn_ir_add_value(g, NULL, &outs[k]);
+    if (st) {
+      cJSON_Delete(attrs);
+      return st;
+    }
+  }
+  int at;
+  wnn_status st = wnn_ir_add_node(g, -1, op, "", u->parent.name, u->parent.index, ins, nin, outs,
+                                  nout, attrs, &at);
+  if (st) return st;
+  wnn_ir_node_absorb(g, at, u->id);
+  wnn_ir_node *x = &g->nodes[at];
+  copy_guards(x, &u->parent);
+  x->rewritten = true;
+  if ((u->parent.origin && !(x->origin = wnn_ir_strdup(u->parent.origin))) ||
+      (u->parent.rt_branch && !(x->rt_branch = wnn_ir_strdup(u->parent.rt_branch))))
+    return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+  return WNN_OK;
+}
+
+/* A named constant (bodies bind their inputs by name). */
+static wnn_status unroll_const(unroll *u, wnn_dtype dt, int ndim, const int64_t *dims,
+                               const void *data, int *id) {
+  char name[400];
+  do snprintf(name, sizeof name, "%s:%d", u->tag, u->fresh++);
+  while (wnn_ir_find(u->g, name) >= 0);
+  return wnn_ir_add_const(u->g, name, dt, ndim, dims, data, id);
+}
+
+/* Body input `name` is value v in this iteration: an Identity into a value
+ * of that name in scope (an alias at run time). */
+static wnn_status bind(unroll *u, cJSON *scope, const char *name, int v) {
+  int named;
+  wnn_status st = add_scoped(u->g, scope, name, &named);
+  return st ? st : unroll_node(u, "Identity", &v, 1, &named, 1, NULL);
+}
+
+/* One iteration of body gp (its initializers, read once, named in inits):
+ * binds its inputs to values ins, reads its nodes, writes its outputs'
+ * values to outs. */
+static wnn_status unroll_iteration(unroll *u, const Onnx__GraphProto *gp, const cJSON *inits,
+                                   const int *ins, int iteration, int *outs) {
+  wnn_ir_graph *g = u->g;
+  cJSON *scope = u->parent.scope ? cJSON_Duplicate(u->parent.scope, 1) : cJSON_CreateObject();
+  if (!scope) return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+  const cJSON *e;
+  wnn_status st = WNN_OK;
+  cJSON_ArrayForEach(e, inits) {
+    cJSON_DeleteItemFromObjectCaseSensitive(scope, e->string);
+    if (!cJSON_AddStringToObject(scope, e->string, e->valuestring)) {
+      st = wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+      break;
+    }
+  }
+  for (size_t k = 0; !st && k < gp->n_input; k++)
+    st = bind(u, scope, gp->input[k]->name ? gp->input[k]->name : "", ins[k]);
+  char origin[600];
+  snprintf(origin, sizeof origin, "%s, iteration %d", u->origin, iteration);
+  if (!st) st = append_nodes(g, &u->parent, gp, origin, scope, -1, false, u->parent.rt_branch, outs);
+  cJSON_Delete(scope);
+  return st;
+}
+
+/* The body's initializers, read once for every iteration: {name in the body:
+ * value name}. */
+static wnn_status unroll_initializers(unroll *u, const Onnx__GraphProto *gp, cJSON **inits) {
+  cJSON *scope = u->parent.scope ? cJSON_Duplicate(u->parent.scope, 1) : cJSON_CreateObject();
+  *inits = cJSON_CreateObject();
+  if (!scope || !*inits) {
+    cJSON_Delete(scope);
+    return wnn_ir_fail(u->g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+  }
+  wnn_status st = append_initializers(u->g, gp, u->origin, scope);
+  for (size_t i = 0; !st && i < gp->n_initializer; i++) {
+    const char *name = gp->initializer[i]->name ? gp->initializer[i]->name : "";
+    const int v = find_scoped(u->g, scope, name);
+    if (v < 0 || !cJSON_AddStringToObject(*inits, name, u->g->values[v].name))
+      st = wnn_ir_fail(u->g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+  }
+  cJSON_Delete(scope);
+  return st;
+}
+
+/* out = the n values in `parts` stacked on a new axis `axis` (Unsqueeze, then
+ * Concat in groups of WNN_MAX_IO). */
+static wnn_status stack(unroll *u, const int *parts, int n, int64_t axis, int out) {
+  wnn_ir_graph *g = u->g;
+  int *level = malloc((size_t)(n ? n : 1) * sizeof *level);
+  if (!level) return wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+  const int64_t one = 1;
+  int c_axis;
+  wnn_status st = unroll_const(u, WNN_DTYPE_I64, 1, &one, &axis, &c_axis);
+  for (int i = 0; !st && i < n; i++) {
+    int ins[2] = {parts[i], c_axis};
+    level[i] = -1;
+    st = unroll_node(u, "Unsqueeze", ins, 2, &level[i], 1, NULL);
+  }
+  while (!st) {
+    const bool last = n <= WNN_MAX_IO;
+    int groups = 0;
+    for (int i = 0; !st && i < n; i += WNN_MAX_IO) {
+      const int count = n - i < WNN_MAX_IO ? n - i : WNN_MAX_IO;
+      int dst = last ? out : -1;
+      cJSON *a = cJSON_CreateObject();
+      if (!a || !cJSON_AddNumberToObject(a, "axis", (double)axis)) {
+        cJSON_Delete(a);
+        st = wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+        break;
+      }
+      st = unroll_node(u, "Concat", &level[i], count, &dst, 1, a);
+      level[groups++] = dst;
+    }
+    if (last) break;
+    n = groups;
+  }
+  free(level);
+  return st;
+}
+
+/* The one element of constant value v as an int64 (a bool, an integer); false
+ * when v is not a one-element constant. */
+static bool const_scalar(const wnn_ir_graph *g, int v, int64_t *out) {
+  if (v < 0 || !g->values[v].known || !g->values[v].data || g->values[v].dyn_data ||
+      wnn_ir_numel(&g->values[v]) != 1)
+    return false;
+  const void *d = g->values[v].data;
+  switch (g->values[v].dtype) {
+    case WNN_DTYPE_I64: *out = *(const int64_t *)d; return true;
+    case WNN_DTYPE_I32: *out = *(const int32_t *)d; return true;
+    case WNN_DTYPE_BOOL: case WNN_DTYPE_U8: *out = *(const uint8_t *)d; return true;
+    case WNN_DTYPE_I8: *out = *(const int8_t *)d; return true;
+    default: return false;
+  }
+}
+
+/* Fails the unroll of a Loop or Scan naming why, with the graph inputs behind
+ * value v (when it is not constant) to freeze. */
+static wnn_status unroll_refuse(unroll *u, int v, const char *why) {
+  char hint[700] = "";
+  if (v >= 0 && !u->g->values[v].data) wnn_ir_const_hint(u->g, v, hint, sizeof hint);
+  return wnn_ir_node_fail(u->g, &u->g->nodes[u->id], WNN_ERR_UNSUPPORTED, true, "%s%s%s", why,
+                          hint[0] ? ": it comes from " : "", hint);
+}
+
+/* Whether the body gives its condition input back unchanged as its condition
+ * output (directly or through an Identity): the Loop then runs all its
+ * iterations. */
+static bool keeps_condition(const Onnx__GraphProto *gp) {
+  if (gp->n_input < 2 || gp->n_output < 1 || !gp->input[1]->name || !gp->output[0]->name) return false;
+  const char *in = gp->input[1]->name, *out = gp->output[0]->name;
+  if (!strcmp(in, out)) return true;
+  for (size_t i = 0; i < gp->n_node; i++) {
+    const Onnx__NodeProto *np = gp->node[i];
+    for (size_t k = 0; k < np->n_output; k++)
+      if (np->output[k] && !strcmp(np->output[k], out))
+        return np->op_type && !strcmp(np->op_type, "Identity") && np->n_input == 1 &&
+               np->input[0] && !strcmp(np->input[0], in);
+  }
+  return false;
+}
+
+static int subgraph_attr(const wnn_ir_graph *g, const wnn_ir_node *n, const char *name) {
+  const cJSON *b = cJSON_GetObjectItemCaseSensitive(n->attrs, name);
+  const cJSON *index = cJSON_GetObjectItemCaseSensitive(b, "graph");
+  if (!cJSON_IsNumber(index) || index->valueint < 0 || index->valueint >= g->num_subgraphs) return -1;
+  return index->valueint;
+}
+
+static wnn_status unroll_loop(unroll *u, const Onnx__GraphProto *gp, int *outs_final, int **scan_parts,
+                              int *num_iter) {
+  wnn_ir_graph *g = u->g;
+  const wnn_ir_node *n = &u->parent;
+  const int carried = n->num_inputs - 2;
+  int64_t trips, cond = 1;
+  if (n->num_inputs < 2 || carried < 0 || gp->n_input != (size_t)(2 + carried) ||
+      gp->n_output < (size_t)(1 + carried) || (size_t)n->num_outputs > gp->n_output - 1)
+    return wnn_ir_node_fail(g, &g->nodes[u->id], WNN_ERR_MALFORMED, false,
+                            "has %d inputs and %d outputs; its body %zu inputs and %zu outputs",
+                            n->num_inputs, n->num_outputs, gp->n_input, gp->n_output);
+  if (n->inputs[0] < 0)
+    return unroll_refuse(u, -1, "a Loop without a trip count M (a while loop) is not supported: "
+                         "wnn unrolls Loops with a constant M");
+  if (!const_scalar(g, n->inputs[0], &trips))
+    return unroll_refuse(u, n->inputs[0], "its trip count M must be a constant for wnn to unroll "
+                         "the Loop");
+  if (n->inputs[1] >= 0 && !const_scalar(g, n->inputs[1], &cond))
+    return unroll_refuse(u, n->inputs[1], "its condition must be a constant for wnn to unroll the "
+                         "Loop");
+  if (!keeps_condition(gp))
+    return unroll_refuse(u, -1, "its body computes the condition output (an early exit), which "
+                         "wnn does not unroll: only Loops that run all M iterations are supported");
+  if (!cond || trips < 0) trips = 0;
+  if (trips > UNROLL_MAX_ITERATIONS || (int64_t)gp->n_node * trips > UNROLL_MAX_NODES) {
+    char why[200];
+    snprintf(why, sizeof why, "unrolling %lld iterations of a %zu-node body is too large (at most "
+             "%d iterations and %d nodes)", (long long)trips, gp->n_node, UNROLL_MAX_ITERATIONS,
+             UNROLL_MAX_NODES);
+    return unroll_refuse(u, -1, why);
+  }
+  const int scans = (int)gp->n_output - 1 - carried;
+  if (trips == 0 && scans > 0 && n->num_outputs > carried)
+    return unroll_refuse(u, -1, "a Loop of 0 iterations with scan outputs is not supported (their "
+                         "element shape is not known)");
+  cJSON *inits;
+  wnn_status st = unroll_initializers(u, gp, &inits);
+  int cur[WNN_MAX_IO + 2], outs[WNN_MAX_IO + 2];
+  for (int k = 0; k < carried; k++) cur[2 + k] = n->inputs[2 + k];
+  *scan_parts = scans > 0 ? malloc((size_t)scans * (size_t)(trips ? trips : 1) * sizeof **scan_parts) : NULL;
+  if (!st && scans > 0 && !*scan_parts) st = wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+  const uint8_t yes = 1;
+  for (int64_t i = 0; !st && i < trips; i++) {
+    if ((st = unroll_const(u, WNN_DTYPE_I64, 0, NULL, &i, &cur[0])) ||
+        (st = unroll_const(u, WNN_DTYPE_BOOL, 0, NULL, &yes, &cur[1])))
+      break;
+    if ((st = unroll_iteration(u, gp, inits, cur, (int)i, outs))) break;
+    for (int k = 0; k < carried; k++) cur[2 + k] = outs[1 + k];
+    for (int k = 0; k < scans; k++) (*scan_parts)[k * trips + i] = outs[1 + carried + k];
+  }
+  cJSON_Delete(inits);
+  for (int k = 0; k < carried; k++) outs_final[k] = cur[2 + k];
+  *num_iter = (int)trips;
+  return st;
+}
+
+/* Scan-9 and later: N state inputs then num_scan_inputs sequences, each
+ * sliced on its axis (from the end when its direction is 1); the scan
+ * outputs stacked on their axes (prepended when their direction is 1). */
+static wnn_status unroll_scan(unroll *u, const Onnx__GraphProto *gp, int *outs_final, int **scan_parts,
+                              int *num_iter, int64_t *out_axes, bool *out_reverse) {
+  wnn_ir_graph *g = u->g;
+  const wnn_ir_node *n = &u->parent;
+  if (g->opset < 9)
+    return unroll_refuse(u, -1, "Scan before opset 9 (batched, with sequence_lens) is not supported");
+  const cJSON *nsi = cJSON_GetObjectItemCaseSensitive(n->attrs, "num_scan_inputs");
+  const int m = cJSON_IsNumber(nsi) ? nsi->valueint : -1;
+  const int states = n->num_inputs - m;
+  if (m < 1 || states < 0 || gp->n_input != (size_t)n->num_inputs ||
+      gp->n_output != (size_t)n->num_outputs || (int)gp->n_output < states)
+    return wnn_ir_node_fail(g, &g->nodes[u->id], WNN_ERR_MALFORMED, false,
+                            "num_scan_inputs %d with %d inputs and %d outputs; its body has %zu "
+                            "inputs and %zu outputs", m, n->num_inputs, n->num_outputs, gp->n_input,
+                            gp->n_output);
+  const int scans = n->num_outputs - states;
+  const char *lists[4] = {"scan_input_axes", "scan_input_directions", "scan_output_axes",
+                          "scan_output_directions"};
+  int64_t vals[4][WNN_MAX_IO];
+  for (int l = 0; l < 4; l++) {
+    const int count = l < 2 ? m : scans;
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(n->attrs, lists[l]);
+    if (a && cJSON_GetArraySize(a) != count)
+      return wnn_ir_node_fail(g, &g->nodes[u->id], WNN_ERR_BAD_ATTRIBUTE, false,
+                              "attribute '%s' has %d values; it needs %d", lists[l],
+                              cJSON_GetArraySize(a), count);
+    for (int k = 0; k < count; k++) vals[l][k] = a ? wnn_ir_json_int(cJSON_GetArrayItem(a, k), 0) : 0;
+  }
+  int64_t len = -1;
+  for (int j = 0; j < m; j++) {
+    const wnn_ir_value *x = &g->values[n->inputs[states + j]];
+    int64_t axis = vals[0][j] < 0 ? vals[0][j] + x->ndim : vals[0][j];
+    if (!x->known || axis < 0 || axis >= x->ndim)
+      return unroll_refuse(u, -1, "a scan input's shape or axis is not known");
+    if (x->dyn_shape)
+      return unroll_refuse(u, -1, "the sequence length changes with the model's dynamic dims, and "
+                           "wnn unrolls Scan for a fixed length: fix it with --shape");
+    vals[0][j] = axis;
+    if (len >= 0 && x->dims[axis] != len)
+      return wnn_ir_node_fail(g, &g->nodes[u->id], WNN_ERR_SHAPE, false,
+                              "its scan inputs have %lld and %lld elements on their scan axes",
+                              (long long)len, (long long)x->dims[axis]);
+    len = x->dims[axis];
+  }
+  if (len > UNROLL_MAX_ITERATIONS || (int64_t)gp->n_node * len > UNROLL_MAX_NODES) {
+    char why[200];
+    snprintf(why, sizeof why, "unrolling %lld iterations of a %zu-node body is too large (at most "
+             "%d iterations and %d nodes)", (long long)len, gp->n_node, UNROLL_MAX_ITERATIONS,
+             UNROLL_MAX_NODES);
+    return unroll_refuse(u, -1, why);
+  }
+  if (len == 0 && scans > 0)
+    return unroll_refuse(u, -1, "a Scan over 0 elements with scan outputs is not supported");
+  for (int k = 0; k < scans; k++) {
+    out_axes[k] = vals[2][k];
+    out_reverse[k] = vals[3][k] != 0;
+  }
+  cJSON *inits;
+  wnn_status st = unroll_initializers(u, gp, &inits);
+  int cur[WNN_MAX_IO], outs[WNN_MAX_IO];
+  for (int k = 0; k < states; k++) cur[k] = n->inputs[k];
+  *scan_parts = scans > 0 ? malloc((size_t)scans * (size_t)len * sizeof **scan_parts) : NULL;
+  if (!st && scans > 0 && !*scan_parts) st = wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+  for (int64_t t = 0; !st && t < len; t++) {
+    for (int j = 0; !st && j < m; j++) {
+      const int64_t at = vals[1][j] ? len - 1 - t : t;
+      int c_at, ins[2];
+      cJSON *a = cJSON_CreateObject();
+      if (!a || !cJSON_AddNumberToObject(a, "axis", (double)vals[0][j])) {
+        cJSON_Delete(a);
+        st = wnn_ir_fail(g, WNN_ERR_OUT_OF_MEMORY, false, "out of memory");
+        break;
+      }
+      if ((st = unroll_const(u, WNN_DTYPE_I64, 0, NULL, &at, &c_at))) {
+        cJSON_Delete(a);
+        break;
+      }
+      ins[0] = u->parent.inputs[states + j];
+      ins[1] = c_at;
+      cur[states + j] = -1;
+      st = unroll_node(u, "Gather", ins, 2, &cur[states + j], 1, a);
+    }
+    if (!st) st = unroll_iteration(u, gp, inits, cur, (int)t, outs);
+    if (st) break;
+    for (int k = 0; k < states; k++) cur[k] = outs[k];
+    for (int k = 0; k < scans; k++)
+      (*scan_parts)[k * len + (out_reverse[k] ? len - 1 - t : t)] = outs[states + k];
+  }
+  cJSON_Delete(inits);
+  for (int k = 0; k < states; k++) outs_final[k] = cur[k];
+  *num_iter = (int)len;
+  return st;
+}
+
+wnn_status wnn_onnx_unroll(wnn_ir_graph *g, int id, bool *done) {
+  *done = false;
+  const wnn_ir_node *n = &g->nodes[id];
+  const bool loop = !strcmp(n->op_type, "Loop");
+  if (n->domain[0] || (!loop && strcmp(n->op_type, "Scan"))) return WNN_OK;
+  const int body = subgraph_attr(g, n, "body");
+  if (body < 0) return wnn_ir_node_fail(g, n, WNN_ERR_MALFORMED, false, "has no body graph");
+  unroll u;
+  memset(&u, 0, sizeof u);
+  u.g = g;
+  u.id = id;
+  u.parent = *n;
+  snprintf(u.origin, sizeof u.origin, "body of %s node %d '%s'%s%s", n->op_type, n->index, n->name,
+           n->origin ? ", in the " : "", n->origin ? n->origin : "");
+  snprintf(u.tag, sizeof u.tag, "%s_%d/unrolled", n->name[0] ? n->name : n->op_type, n->index);
+  const Onnx__GraphProto *gp = g->subgraphs[body];
+  int first = g->num_nodes, finals[WNN_MAX_IO + 2], iterations = 0, *parts = NULL;
+  int64_t axes[WNN_MAX_IO];
+  bool reverse[WNN_MAX_IO];
+  int carried;
+  wnn_status st;
+  if (loop) {
+    carried = n->num_inputs - 2;
+    memset(axes, 0, sizeof axes);
+    st = unroll_loop(&u, gp, finals, &parts, &iterations);
+  } else {
+    const cJSON *nsi = cJSON_GetObjectItemCaseSensitive(n->attrs, "num_scan_inputs");
+    carried = n->num_inputs - (cJSON_IsNumber(nsi) ? nsi->valueint : 0);
+    st = unroll_scan(&u, gp, finals, &parts, &iterations, axes, reverse);
+  }
+  /* The final values to the node's outputs; each scan output stacked. */
+  for (int k = 0; !st && k < u.parent.num_outputs; k++) {
+    int dst = u.parent.outputs[k];
+    if (dst < 0) continue;
+    if (k < carried) st = unroll_node(&u, "Identity", &finals[k], 1, &dst, 1, NULL);
+    else st = stack(&u, parts + (size_t)(k - carried) * (size_t)iterations, iterations,
+                    axes[k - carried], dst);
+  }
+  free(parts);
+  if (st) return st;
+  g->nodes[id].dead = true;
+  *done = true;
   return move_before(g, id, first);
 }

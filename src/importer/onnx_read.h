@@ -39,6 +39,14 @@ wnn_status wnn_onnx_inline_branch(wnn_ir_graph *g, int id, int branch);
  * renamed. */
 wnn_status wnn_onnx_inline_if(wnn_ir_graph *g, int id, int then_branch, int else_branch);
 
+/* Loop (a constant trip count, a condition that stays true) and Scan (opset
+ * 9 and later, a fixed sequence length) node id, its input shapes known:
+ * replaced by its body once per iteration, inserted before it (*done =
+ * true; the first inserted node is then at id). Anything else fails,
+ * unsupported, naming why (and the graph inputs to freeze with --const when
+ * a trip count or condition comes from them). */
+wnn_status wnn_onnx_unroll(wnn_ir_graph *g, int id, bool *done);
+
 /* Half-precision bits to float. */
 float wnn_half_to_float(uint16_t h);
 

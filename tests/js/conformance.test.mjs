@@ -39,6 +39,12 @@ test('ONNX backend node tests: the pass count is at least tests/conformance/floo
   if (report.counts.pass > floor.pass) {
     t.diagnostic(`${report.counts.pass} pass, above the floor of ${floor.pass}: raise tests/conformance/floor.json`);
   }
+  // Strictly: each case's own model and inputs, nothing frozen by --const.
+  const strict = report.counts.pass - report.counts.passConst;
+  assert.ok(strict >= floor.strict,
+    `${strict} cases pass strictly (without --const), fewer than the floor of ${floor.strict} in ` +
+    'tests/conformance/floor.json');
+  if (strict > floor.strict) t.diagnostic(`${strict} pass strictly, above the floor of ${floor.strict}: raise it`);
 });
 
 // The harness's own pieces, on hand-made bytes: a wrong decoder or comparison

@@ -215,3 +215,19 @@ test('float64 inputs and outputs keep their dtype in the JS package', async (t) 
     model.dispose();
   }
 });
+
+// Loops wnn cannot unroll fail the conversion as unsupported (exit 3), saying
+// why, and naming the graph input to freeze when that would make it work.
+test('Loops that cannot be unrolled are refused with the reason', async (t) => {
+  if (skipReason) return t.skip(skipReason);
+  const expect = {
+    refuse_loop_early_exit: /computes the condition output \(an early exit\)/,
+    refuse_loop_input_trips: /trip count M must be a constant.*graph input 'M'.*pass --const M=FILE/,
+  };
+  for (const [name, why] of Object.entries(expect)) {
+    const r = await native.exec(['convert', path.join(tmp, `${name}.onnx`), '-o', path.join(tmp, `${name}.wnn`)], { timeoutMs: 60000 });
+    assert.equal(r.status, 3, `${name}: exit 3 (unsupported), got ${r.status}: ${r.stderr}`);
+    assert.match(r.stderr, why, name);
+    assert.match(r.stderr, /\(Loop, domain/, `${name}: the message names the node`);
+  }
+});

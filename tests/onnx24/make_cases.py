@@ -309,6 +309,108 @@ case('dtype_float64_io', 22, nodes, [('x', x)],
      [('y', np.maximum(x @ w.astype(np.float64), 0)), ('sq', x * x)], inits=[('w', w)])
 
 
+# ---- Loop (a constant trip count) and Scan, unrolled ----
+
+def loop_case():
+    # y_{i+1} = y_i * 0.9 + w[i] (w an outer initializer the body captures, sliced by the
+    # iteration number), scanned: the partial results and i * scale (a body initializer).
+    trips, n = 5, 4
+    y0, w = randn(n), randn(trips, n)
+    body = helper.make_graph(
+        [helper.make_node('Identity', ['cond_in'], ['cond_out']),
+         helper.make_node('Unsqueeze', ['i', 'zero_axis'], ['i1']),
+         helper.make_node('Add', ['i1', 'one'], ['i2']),
+         helper.make_node('Slice', ['w', 'i1', 'i2'], ['wi2']),
+         helper.make_node('Squeeze', ['wi2', 'zero_axis'], ['wi']),
+         helper.make_node('Mul', ['y_in', 'decay'], ['yd']),
+         helper.make_node('Add', ['yd', 'wi'], ['y_out']),
+         helper.make_node('Cast', ['i'], ['fi'], to=TensorProto.FLOAT),
+         helper.make_node('Mul', ['fi', 'scale'], ['s_out'])],
+        'body',
+        [helper.make_tensor_value_info('i', TensorProto.INT64, []),
+         helper.make_tensor_value_info('cond_in', TensorProto.BOOL, []),
+         helper.make_tensor_value_info('y_in', TensorProto.FLOAT, [n])],
+        [helper.make_tensor_value_info('cond_out', TensorProto.BOOL, []),
+         helper.make_tensor_value_info('y_out', TensorProto.FLOAT, [n]),
+         helper.make_tensor_value_info('y_out', TensorProto.FLOAT, [n]),
+         helper.make_tensor_value_info('s_out', TensorProto.FLOAT, [])],
+        [numpy_helper.from_array(np.array([0], np.int64), 'zero_axis'),
+         numpy_helper.from_array(np.array([1], np.int64), 'one'),
+         numpy_helper.from_array(np.array(0.9, np.float32), 'decay'),
+         numpy_helper.from_array(np.array(2.5, np.float32), 'scale')])
+    ys, y = [], y0
+    for i in range(trips):
+        y = (y * np.float32(0.9) + w[i]).astype(np.float32)
+        ys.append(y)
+    loop = helper.make_node('Loop', ['M', '', 'y0'], ['y_final', 'ys', 'ss'], body=body)
+    case('loop_constant_trips', 16, [loop], [('y0', y0)],
+         [('y_final', y), ('ys', np.stack(ys)), ('ss', np.arange(trips, dtype=np.float32) * 2.5)],
+         inits=[('M', np.array(trips, np.int64)), ('w', w)])
+
+
+def scan_case():
+    # Two sequences, the second read from its end on axis 1; a running sum and
+    # product of the two, the products stacked on axis 1 from the end.
+    a, b, s0 = randn(6, 3), randn(2, 6), randn(3)
+    body = helper.make_graph(
+        [helper.make_node('Add', ['acc_in', 'x'], ['acc_out']),
+         helper.make_node('ReduceSum', ['z'], ['zs'], keepdims=0),
+         helper.make_node('Mul', ['x', 'zs'], ['p'])],
+        'scan_body',
+        [helper.make_tensor_value_info('acc_in', TensorProto.FLOAT, [3]),
+         helper.make_tensor_value_info('x', TensorProto.FLOAT, [3]),
+         helper.make_tensor_value_info('z', TensorProto.FLOAT, [2])],
+        [helper.make_tensor_value_info('acc_out', TensorProto.FLOAT, [3]),
+         helper.make_tensor_value_info('p', TensorProto.FLOAT, [3])])
+    acc, ps = s0, []
+    for t in range(6):
+        x, z = a[t], b[:, 5 - t]
+        acc = acc + x
+        ps.append(x * z.sum())
+    p = np.stack(ps[::-1], axis=1)
+    node = helper.make_node('Scan', ['s0', 'a', 'b'], ['acc', 'p'], body=body, num_scan_inputs=2,
+                            scan_input_axes=[0, 1], scan_input_directions=[0, 1],
+                            scan_output_axes=[1], scan_output_directions=[1])
+    case('scan_two_inputs_reversed', 16, [node], [('s0', s0), ('a', a), ('b', b)],
+         [('acc', acc.astype(np.float32)), ('p', p.astype(np.float32))])
+
+
+def loop_refusals():
+    """Loops wnn does not unroll (no expected outputs: the test checks the message)."""
+    def body(cond_node):
+        return helper.make_graph(
+            [cond_node, helper.make_node('Add', ['y_in', 'y_in'], ['y_out'])], 'body',
+            [helper.make_tensor_value_info('i', TensorProto.INT64, []),
+             helper.make_tensor_value_info('cond_in', TensorProto.BOOL, []),
+             helper.make_tensor_value_info('y_in', TensorProto.FLOAT, [2])],
+            [helper.make_tensor_value_info('cond_out', TensorProto.BOOL, []),
+             helper.make_tensor_value_info('y_out', TensorProto.FLOAT, [2])],
+            [numpy_helper.from_array(np.array(3, np.int64), 'three')])
+    f, i64 = TensorProto.FLOAT, TensorProto.INT64
+    models = {
+        # The body ends the loop early: i < 3.
+        'refuse_loop_early_exit': (helper.make_node('Less', ['i', 'three'], ['cond_out']), [], [('M', 8)]),
+        # The trip count is a graph input.
+        'refuse_loop_input_trips': (helper.make_node('Identity', ['cond_in'], ['cond_out']),
+                                    [helper.make_tensor_value_info('M', i64, [])], []),
+    }
+    for name, (cond_node, extra_inputs, inits) in models.items():
+        g = helper.make_graph(
+            [helper.make_node('Loop', ['M', '', 'y0'], ['y'], body=body(cond_node))], name,
+            [helper.make_tensor_value_info('y0', f, [2])] + extra_inputs,
+            [helper.make_tensor_value_info('y', f, [2])],
+            [numpy_helper.from_array(np.array(v, np.int64), n) for n, v in inits])
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid('', 16)])
+        m.ir_version = 8
+        with open(os.path.join(OUT, f'{name}.onnx'), 'wb') as fh:
+            fh.write(m.SerializeToString())
+
+
+loop_case()
+scan_case()
+loop_refusals()
+
+
 # ---- a decoder block with run-time sequence and past lengths (no expected
 # outputs: the test compares wnn with onnxruntime-node at several lengths) ----
 
