@@ -290,18 +290,6 @@ static wnn_status bias_of(wnn_rw *r, int keep, int *out) {
   return wnn_rw_op3(r, "Where", keep, zero, minus_inf, NULL, out);
 }
 
-/* *sum += x (*sum < 0: nothing yet). */
-static wnn_status add_bias(wnn_rw *r, int *sum, int x) {
-  if (*sum < 0) {
-    *sum = x;
-    return WNN_OK;
-  }
-  int both = -1;
-  wnn_status st = wnn_rw_op2(r, "Add", *sum, x, NULL, &both);
-  if (!st) *sum = both;
-  return st;
-}
-
 /* Dim d of x as a 1-element int64 vector: Shape(x, start = d, end = d + 1)
  * (a constant when x's shape is fixed; a shape node computed at resize when
  * it changes with the model's dims). */
@@ -314,66 +302,117 @@ static wnn_status dim_of(wnn_rw *r, int x, int d, int *out) {
   return wnn_rw_op1(r, "Shape", x, a, out);
 }
 
-/* 0, 1, ..., n - 1 (n a 1-element int64 vector), as a [n] vector, or a
- * [n, 1] column. */
-static wnn_status iota(wnn_rw *r, int n, bool column, int *out) {
-  const int64_t zero = 0, one = 1;
-  int c0, c1, c_axis, limit = -1, seq = -1;
+/* x[0:1, 0:1, ...] with the last dims kept when `rows` (a [1, 1, S, T] view
+ * of [B, H, S, T]), or x[0:1, 0:1, 0:1, :] ([1, 1, 1, T]) otherwise. */
+static wnn_status corner(wnn_rw *r, int x, bool rows, int *out) {
+  const int64_t zeros[3] = {0, 0, 0}, ones[3] = {1, 1, 1}, axes[3] = {0, 1, 2};
+  const int n = rows ? 2 : 3;
+  int c_start, c_end, c_axes;
   wnn_status st;
-  if ((st = wnn_rw_cst(r, WNN_DTYPE_I64, 0, NULL, &zero, &c0)) ||
-      (st = wnn_rw_cst(r, WNN_DTYPE_I64, 0, NULL, &one, &c1)) ||
-      (st = wnn_rw_cst_i64s(r, 1, &zero, &c_axis)) ||
-      (st = wnn_rw_op2(r, "Squeeze", n, c_axis, NULL, &limit)) ||
-      (st = wnn_rw_op3(r, "Range", c0, limit, c1, NULL, column ? &seq : out)))
+  if ((st = wnn_rw_cst_i64s(r, n, zeros, &c_start)) || (st = wnn_rw_cst_i64s(r, n, ones, &c_end)) ||
+      (st = wnn_rw_cst_i64s(r, n, axes, &c_axes)))
     return st;
-  return column ? unsqueeze(r, seq, 1, out) : WNN_OK;
+  int ins[4] = {x, c_start, c_end, c_axes};
+  return wnn_rw_emit(r, "Slice", ins, 4, out, 1, NULL);
 }
 
-/* The -inf biases of the causal mask and of nonpad_kv_seqlen, added to
- * *bias, broadcastable to [B, 1, S, T], from the shapes of qh ([B, Hq, S, D])
- * and kh ([B, Hkv, T, D], the past included), and past_key's P: built from
- * Shape and Range, so they follow the model's dynamic dims (and fold into
- * constants when the shapes are fixed). */
-static wnn_status key_bias(wnn_rw *r, bool causal, int qh, int kh, int *bias) {
+/* All true, of x's shape, whatever x holds (NaN included): IsNaN(x) or not. */
+static wnn_status trues_like(wnn_rw *r, int x, int *out) {
+  int nan = -1, not_nan = -1;
+  wnn_status st;
+  if ((st = wnn_rw_op1(r, "IsNaN", x, NULL, &nan)) || (st = wnn_rw_op1(r, "Not", nan, NULL, &not_nan)))
+    return st;
+  return wnn_rw_op2(r, "Or", nan, not_nan, NULL, out);
+}
+
+/* Positions 0, 1, ... along axis of an all-true bool x, as float32. */
+static wnn_status positions(wnn_rw *r, int x, int64_t axis, int *out) {
+  int f = -1, c_axis, sum = -1, one;
+  cJSON *to = wnn_rw_num_attr("to", 1);
+  wnn_status st;
+  if (!to) return wnn_rw_oom(r);
+  if ((st = wnn_rw_op1(r, "Cast", x, to, &f)) || (st = wnn_rw_cst_i64s(r, 1, &axis, &c_axis)) ||
+      (st = wnn_rw_op2(r, "CumSum", f, c_axis, NULL, &sum)) || (st = wnn_rw_cst_f32(r, 1.0f, &one)))
+    return st;
+  return wnn_rw_op2(r, "Sub", sum, one, NULL, out);
+}
+
+/* scores = Where(keep, scores, -inf) (keep broadcast to scores). */
+static wnn_status keep_only(wnn_rw *r, int keep, int *scores) {
+  int minus_inf, out = -1;
+  wnn_status st = wnn_rw_cst_f32(r, -INFINITY, &minus_inf);
+  if (!st) st = wnn_rw_op3(r, "Where", keep, *scores, minus_inf, NULL, &out);
+  if (!st) *scores = out;
+  return st;
+}
+
+/* nonpad_kv_seqlen[b] as float32 [B, 1, 1, 1]. */
+static wnn_status per_batch_float(wnn_rw *r, int x, int *out) {
+  const int64_t dims[4] = {-1, 1, 1, 1};
+  int x4 = -1;
+  cJSON *to = wnn_rw_num_attr("to", 1);
+  if (!to) return wnn_rw_oom(r);
+  wnn_status st = wnn_rw_reshape(r, x, 4, dims, &x4);
+  if (st) {
+    cJSON_Delete(to);
+    return st;
+  }
+  return wnn_rw_op1(r, "Cast", x4, to, out);
+}
+
+/* The causal mask and nonpad_kv_seqlen's, applied to *scores ([B, Hq, S, T]):
+ * -inf where a key is hidden. Computed at run time on a [1, 1, S, T] or
+ * [1, 1, 1, T] corner of the scores, so that nothing of their size is a
+ * constant of the artifact or a shape value (long sequences would make
+ * either huge); only the past length P is read from a shape. */
+static wnn_status mask_keys(wnn_rw *r, bool causal, int *scores) {
   wnn_status st;
   const bool nonpad = wnn_rw_input(r, 6) != NULL, past = wnn_rw_input(r, 4) != NULL;
-  if (!causal && !nonpad) return WNN_OK;
-  const int64_t per_batch[4] = {-1, 1, 1, 1};
-  int s_len = -1, t_len = -1, keys = -1, queries = -1;
-  if ((st = dim_of(r, qh, 2, &s_len)) || (st = dim_of(r, kh, 2, &t_len)) ||
-      (st = iota(r, t_len, false, &keys)) || (st = iota(r, s_len, true, &queries)))
-    return st;
   if (causal && !(nonpad && !past)) {
-    /* Query i sees key j when j <= i + P. */
-    int last = queries, seen = -1, cb = -1;
+    /* Query i sees key j when j <= i + P: the future is Trilu(upper, k = P + 1). */
+    int sq = -1, all = -1, k = -1, future = -1;
+    if ((st = corner(r, *scores, true, &sq)) || (st = trues_like(r, sq, &all))) return st;
     if (past) {
-      int p_len = -1, shifted = -1;
-      if ((st = dim_of(r, wnn_rw_in(r, 4), 2, &p_len)) ||
-          (st = wnn_rw_op2(r, "Add", queries, p_len, NULL, &shifted)))
+      int p_len = -1, c_one;
+      const int64_t one = 1;
+      if ((st = dim_of(r, wnn_rw_in(r, 4), 2, &p_len)) || (st = wnn_rw_cst_i64s(r, 1, &one, &c_one)) ||
+          (st = wnn_rw_op2(r, "Add", p_len, c_one, NULL, &k)))
         return st;
-      last = shifted;
+    } else {
+      const int64_t one = 1;
+      if ((st = wnn_rw_cst(r, WNN_DTYPE_I64, 0, NULL, &one, &k))) return st;
     }
-    if ((st = wnn_rw_op2(r, "LessOrEqual", keys, last, NULL, &seen)) ||
-        (st = bias_of(r, seen, &cb)) || (st = add_bias(r, bias, cb)))
+    cJSON *up = wnn_rw_num_attr("upper", 1);
+    int hidden = -1;
+    if (!up) return wnn_rw_oom(r);
+    if ((st = wnn_rw_op2(r, "Trilu", all, k, up, &future)) ||
+        (st = wnn_rw_op1(r, "Not", future, NULL, &hidden)) || (st = keep_only(r, hidden, scores)))
       return st;
   }
   if (!nonpad) return WNN_OK;
   /* Key j of batch b is padding when j >= nonpad_kv_seqlen[b]. */
-  int len4 = -1, keep = -1, pad = -1;
-  if ((st = wnn_rw_reshape(r, wnn_rw_in(r, 6), 4, per_batch, &len4)) ||
-      (st = wnn_rw_op2(r, "Less", keys, len4, NULL, &keep)) || (st = bias_of(r, keep, &pad)) ||
-      (st = add_bias(r, bias, pad)))
+  int row = -1, all = -1, j = -1, len = -1, keep = -1;
+  if ((st = corner(r, *scores, false, &row)) || (st = trues_like(r, row, &all)) ||
+      (st = positions(r, all, -1, &j)) || (st = per_batch_float(r, wnn_rw_in(r, 6), &len)) ||
+      (st = wnn_rw_op2(r, "Less", j, len, NULL, &keep)) || (st = keep_only(r, keep, scores)))
     return st;
   if (!causal || past) return WNN_OK;
   /* Causal without a past (opset 24): query i sees key j when
    * j - i <= nonpad_kv_seqlen[b] - S. */
-  int diff = -1, lim = -1, lim4 = -1, seen = -1, cb = -1;
-  if ((st = wnn_rw_op2(r, "Sub", keys, queries, NULL, &diff)) ||
-      (st = wnn_rw_op2(r, "Sub", wnn_rw_in(r, 6), s_len, NULL, &lim)) ||
-      (st = wnn_rw_reshape(r, lim, 4, per_batch, &lim4)) ||
-      (st = wnn_rw_op2(r, "LessOrEqual", diff, lim4, NULL, &seen)) || (st = bias_of(r, seen, &cb)))
+  int sq = -1, grid = -1, jj = -1, ii = -1, diff = -1, s_len = -1, s_f = -1, lim = -1, seen = -1;
+  cJSON *to = wnn_rw_num_attr("to", 1);
+  if (!to) return wnn_rw_oom(r);
+  if ((st = corner(r, *scores, true, &sq)) || (st = trues_like(r, sq, &grid)) ||
+      (st = positions(r, grid, -1, &jj)) || (st = positions(r, grid, -2, &ii)) ||
+      (st = wnn_rw_op2(r, "Sub", jj, ii, NULL, &diff)) || (st = dim_of(r, *scores, 2, &s_len))) {
+    cJSON_Delete(to);
     return st;
-  return add_bias(r, bias, cb);
+  }
+  if ((st = wnn_rw_op1(r, "Cast", s_len, to, &s_f)) ||
+      (st = wnn_rw_op2(r, "Sub", len, s_f, NULL, &lim)) ||
+      (st = wnn_rw_op2(r, "LessOrEqual", diff, lim, NULL, &seen)))
+    return st;
+  return keep_only(r, seen, scores);
 }
 
 /* out = x, when out is a value (>= 0). */
@@ -544,7 +583,6 @@ static wnn_status attention(wnn_rw *r) {
       return st;
     }
   }
-  if ((st = key_bias(r, causal != 0, qh, kh, &mask))) return st;
   /* scores [B, Hq, S, T] = (Q * scale) K^T, the heads of a group as one
    * [B, Hkv, G * S, D] x [B, Hkv, D, T] product. */
   const int64_t group = hq / hkv;
@@ -580,12 +618,12 @@ static wnn_status attention(wnn_rw *r) {
     return st;
   }
   if (mask >= 0) {
-    int masked = mode == 2 ? qk_out : -1;
+    int masked = -1;
     if ((st = wnn_rw_op2(r, "Add", scores, mask, NULL, &masked))) return st;
     scores = masked;
-  } else if (mode == 2 && (st = copy_to(r, scores, qk_out))) {
-    return st;
   }
+  if ((st = mask_keys(r, causal != 0, &scores))) return st;
+  if (mode == 2 && (st = copy_to(r, scores, qk_out))) return st;
   cJSON *last = wnn_rw_num_attr("axis", -1);
   int probs = mode == 3 ? qk_out : -1;
   if (!last) return wnn_rw_oom(r);

@@ -418,7 +418,7 @@ def decoder_block():
     hid, hq, hkv, d = 32, 4, 2, 8
     inits = [('gamma', randn(hid)), ('wq', randn(hid, hq * d) * 0.3), ('wk', randn(hid, hkv * d) * 0.3),
              ('wv', randn(hid, hkv * d) * 0.3)]
-    angles = rng.uniform(0, 6.3, (64, d // 2)).astype(np.float32)
+    angles = rng.uniform(0, 6.3, (512, d // 2)).astype(np.float32)
     inits += [('cos', np.cos(angles)), ('sin', np.sin(angles))]
     nodes = [
         helper.make_node('RMSNormalization', ['x', 'gamma'], ['n'], epsilon=1e-6),
