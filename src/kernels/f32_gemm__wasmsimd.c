@@ -19,7 +19,8 @@
  *     edge.
  *   wnn_f32_gemm_1x16__wasmsimd (b_cs == 1): a single row of C (M = 1, a
  *     fully connected layer as MatMul) in 16 columns instead of a 4-row tile
- *     with 3 wasted rows.
+ *     with 3 wasted rows; from WNN_F32_GEMM_ROW_STREAM_MIN columns (beta 0)
+ *     streaming B row by row instead (row_stream).
  *   wnn_f32_gemm_bt_4x4__wasmsimd, _bt_1x4 (b_rs == 1, transposed B: Gemm
  *     with transB, the usual fully connected layer): load 4 consecutive k of
  *     4 columns and transpose them in registers, so that each column still
@@ -175,6 +176,60 @@ TILE tile_1x16(size_t k, const float *a, size_t a_cs, const float *b, size_t b_r
   store_row(c, r, 4, 16, bias, e);
 }
 
+/* One row over nc columns, streaming B row by row: c holds the sums (from
+ * 0) while each chunk of 8 rows of B adds into them in k order, so B
+ * is read front to back once, a contiguous run of nc floats per row, instead
+ * of 16 columns at a time down all k rows (which, for a wide matrix, reads
+ * each cache line of B from memory and strides across pages). The same
+ * multiply and add per step in the same order as tile_1x16, hence the same
+ * bits; then the epilogue. Only with beta == 0 (c is written before the
+ * epilogue reads it). */
+__attribute__((noinline)) static void row_stream(size_t nc, size_t k, const float *a,
+                                                 size_t a_cs, const float *b, size_t b_rs,
+                                                 float bias, float *c, const epilogue *e) {
+  size_t j;
+#pragma clang loop unroll(disable) vectorize(disable) interleave(disable)
+  for (j = 0; j < nc; j++) c[j] = 0.0f;
+  size_t q = 0;
+  for (; q + 8 <= k; q += 8) {
+    const float *b0 = b + q * b_rs;
+    v128_t va[8];
+    for (size_t r = 0; r < 8; r++) va[r] = wasm_f32x4_splat(a[(q + r) * a_cs]);
+#pragma clang loop unroll(disable) vectorize(disable) interleave(disable)
+    for (j = 0; j + 4 <= nc; j += 4) {
+      v128_t c0 = wasm_v128_load(c + j);
+      MADD(c0, va[0], wasm_v128_load(b0 + j));
+      MADD(c0, va[1], wasm_v128_load(b0 + b_rs + j));
+      MADD(c0, va[2], wasm_v128_load(b0 + 2 * b_rs + j));
+      MADD(c0, va[3], wasm_v128_load(b0 + 3 * b_rs + j));
+      MADD(c0, va[4], wasm_v128_load(b0 + 4 * b_rs + j));
+      MADD(c0, va[5], wasm_v128_load(b0 + 5 * b_rs + j));
+      MADD(c0, va[6], wasm_v128_load(b0 + 6 * b_rs + j));
+      MADD(c0, va[7], wasm_v128_load(b0 + 7 * b_rs + j));
+      wasm_v128_store(c + j, c0);
+    }
+#pragma clang loop unroll(disable) vectorize(disable) interleave(disable)
+    for (; j < nc; j++) {
+      float v = c[j];
+      for (size_t r = 0; r < 8; r++) v = v + a[(q + r) * a_cs] * b0[r * b_rs + j];
+      c[j] = v;
+    }
+  }
+#pragma clang loop unroll(disable) vectorize(disable) interleave(disable)
+  for (; q < k; q++) {
+    const float *bq = b + q * b_rs, s = a[q * a_cs];
+#pragma clang loop unroll(disable) vectorize(disable) interleave(disable)
+    for (j = 0; j < nc; j++) c[j] = c[j] + s * bq[j];
+  }
+  /* The epilogue, 4 columns at a time. */
+#pragma clang loop unroll(disable) vectorize(disable) interleave(disable)
+  for (j = 0; j < nc; j += 4) {
+    const size_t left = nc - j < 4 ? nc - j : 4;
+    const v128_t r = load_part(c + j, left);
+    store_row(c + j, &r, 1, left, bias, e);
+  }
+}
+
 /* -------------------------------------------------------- any layout of B */
 
 /* Rows aliased past mr, columns [0, nr) of B (nr <= 8) gathered lane by lane. */
@@ -276,6 +331,10 @@ void wnn_f32_gemm_1x16__wasmsimd(size_t mr, size_t nc, size_t k, const float *a,
   (void)mr, (void)b_cs; /* 1, 1 */
   const epilogue e = make_epilogue(params);
   const float bias0 = bias ? bias[0] : 0.0f;
+  if (nc >= WNN_F32_GEMM_ROW_STREAM_MIN && params->beta == 0.0f) {
+    row_stream(nc, k, a, a_cs, b, b_rs, bias0, c, &e);
+    return;
+  }
   size_t j = 0;
   for (; j + 16 <= nc; j += 16) tile_1x16(k, a, a_cs, b + j, b_rs, bias0, c + j, &e);
   /* The ragged right edge: single-row 4 x 8 tiles (the same sums). */

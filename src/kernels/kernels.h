@@ -46,6 +46,14 @@ typedef void wnn_f32_gemm_ukernel(size_t mr, size_t nc, size_t k, const float *a
                                   const float *bias, float *c, size_t c_rs,
                                   const wnn_f32_gemm_params *params);
 
+/* A single-row panel (M = 1: a matrix-vector product) over at least
+ * WNN_F32_GEMM_ROW_STREAM_MIN columns of row-major B with beta == 0:
+ * wnn_f32_gemm_1x16__wasmsimd streams B row by row, keeping its sums in c;
+ * the driver gives single-row panels WNN_F32_GEMM_ROW_NC columns per call in
+ * the SIMD128 builds (docs/kernels.md, "Matrix-vector products"). */
+#define WNN_F32_GEMM_ROW_STREAM_MIN 64
+#define WNN_F32_GEMM_ROW_NC 256
+
 /* The layouts of B in kernels.inc's GEMM rows. */
 enum { WNN_GEMM_B_ANY = 0, WNN_GEMM_B_ROWS = 1, WNN_GEMM_B_COLS = 2 };
 

@@ -50,7 +50,12 @@ void wnn_f32_gemm(const wnn_f32_gemm_config *g, size_t m, size_t n, size_t k, co
                   const float *bias, float *c, size_t c_rs, const wnn_f32_gemm_params *params) {
   const int layout = b_cs == 1 ? WNN_GEMM_B_ROWS : b_rs == 1 ? WNN_GEMM_B_COLS : WNN_GEMM_B_ANY;
   const wnn_f32_gemm_tile *panel = g->tile[layout];
-  const size_t MR = panel[0].mr, NC = column_block(k);
+  size_t NC = column_block(k);
+#ifdef __wasm_simd128__
+  /* One row: wide blocks, which the 1x16 kernel streams row by row. */
+  if (m == 1 && layout == WNN_GEMM_B_ROWS && NC < WNN_F32_GEMM_ROW_NC) NC = WNN_F32_GEMM_ROW_NC;
+#endif
+  const size_t MR = panel[0].mr;
   const size_t panels = (m + MR - 1) / MR, blocks = (n + NC - 1) / NC;
   f32_job job = {panel, m, n, k, MR, NC, panels, a, b, bias, a_rs, a_cs, b_rs, b_cs, c_rs, c, params};
   /* Each thread at least WNN_PARALLEL_MIN_MACS multiply-adds of panels. */

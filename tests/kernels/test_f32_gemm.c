@@ -9,6 +9,7 @@
  * sum each dot product in k order, so they agree to the rounding of the
  * epilogue (alpha, beta, bias): rtol 1e-6, atol 1e-6. */
 #include <math.h>
+#include <string.h>
 
 #include "kernel_util.h"
 #include "ops/op_internal.h"
@@ -164,6 +165,49 @@ TEST(beta_zero_ignores_nan) {
   }
 }
 
+/* A single row over 64 or more columns (the 1x16 kernel streams B row by row
+ * there, its sums in C): bitwise the scalar kernel's results, for ragged
+ * widths, k not a multiple of 4, and each epilogue; with beta != 0 it keeps
+ * its tiles. The driver's wide single-row blocks too. */
+TEST(row_streaming_is_bitwise_the_scalar_kernel) {
+  wnn_f32_gemm_ukernel *scalar = NULL, *row = NULL;
+  for (size_t v = 0; v < NUM_VARIANTS; v++) {
+    if (VARIANTS[v].tile_fn && VARIANTS[v].mr == 4 && VARIANTS[v].layout == WNN_GEMM_B_ANY &&
+        !strcmp(VARIANTS[v].name, "wnn_f32_gemm_bs_4x4__scalar"))
+      scalar = VARIANTS[v].tile_fn;
+    if (VARIANTS[v].tile_fn && VARIANTS[v].mr == 1 && VARIANTS[v].layout == WNN_GEMM_B_ROWS)
+      row = VARIANTS[v].tile_fn;
+  }
+  if (!scalar || !row) {
+    printf("  (no single-row SIMD128 kernel in this build: skipped)\n");
+    return;
+  }
+  static const size_t widths[] = {64, 65, 67, 70, 100, 131, 256};
+  static const size_t ks[] = {0, 1, 3, 4, 5, 17, 64};
+  static const wnn_f32_gemm_params eps[] = {
+      {1.0f, 0.0f, -INFINITY, INFINITY}, {-0.5f, 0.0f, -0.25f, 0.5f}, {2.0f, 1.5f, -INFINITY, INFINITY}};
+  int ok = 1;
+  for (size_t w = 0; w < sizeof widths / sizeof *widths && ok; w++)
+    for (size_t q = 0; q < sizeof ks / sizeof *ks && ok; q++)
+      for (size_t e = 0; e < sizeof eps / sizeof *eps && ok; e++) {
+        const size_t n = widths[w], k = ks[q], ld = n + 3;
+        float *a = rand_floats(k + 1), *b = rand_floats(k * ld + 1), *c0 = rand_floats(n + 1);
+        float *c1 = malloc((n + 1) * sizeof(float));
+        const float bias = 0.375f;
+        memcpy(c1, c0, (n + 1) * sizeof(float));
+        scalar(1, n, k, a, k, 1, b, ld, 1, &bias, c0, n, &eps[e]);
+        row(1, n, k, a, k, 1, b, ld, 1, &bias, c1, n, &eps[e]);
+        ok = memcmp(c0, c1, (n + 1) * sizeof(float)) == 0;
+        if (!ok) printf("  n=%zu k=%zu epilogue %zu differs from the scalar kernel\n", n, k, e);
+        free(a), free(b), free(c0), free(c1);
+      }
+  CHECK(ok);
+  CHECK(check_case(&VARIANTS[NUM_VARIANTS - 1], plain(1, 1000, 37)));
+  gemm_case g = plain(1, 700, 22);
+  g.bias = true, g.alpha = -0.5f, g.min = -0.25f, g.max = 0.5f, g.c_pad = 3;
+  CHECK(check_case(&VARIANTS[NUM_VARIANTS - 1], g));
+}
+
 int main(void) {
   VARIANTS[NUM_VARIANTS - 2].config = wnn_select_f32_gemm(WNN_KERNELS_SCALAR);
   VARIANTS[NUM_VARIANTS - 1].config = wnn_select_f32_gemm(WNN_KERNELS_AUTO);
@@ -171,5 +215,6 @@ int main(void) {
   RUN(driver_sizes);
   RUN(driver_strides_and_epilogue);
   RUN(beta_zero_ignores_nan);
+  RUN(row_streaming_is_bitwise_the_scalar_kernel);
   return test_summary();
 }
