@@ -41,6 +41,18 @@ static wnn_status need_vec(wnn_rw *r, int k, const char *what, int64_t h) {
   return WNN_OK;
 }
 
+/* A float32 [rows, h] table of the hidden size h. */
+static wnn_status need_table(wnn_rw *r, int k, const char *what, int64_t h) {
+  wnn_status st = wnn_rw_need(r, k, what, WNN_DTYPE_F32, 2);
+  if (st) return st;
+  const wnn_ir_value *v = wnn_rw_input(r, k);
+  char s[WNN_RW_SHAPE_CHARS];
+  if (v->dims[1] != h)
+    return wnn_rw_fail(r, WNN_ERR_SHAPE, "input %d (%s) '%s' has shape %s; the hidden size is %lld",
+                       k, what, v->name, wnn_rw_shape_str(s, sizeof s, v), (long long)h);
+  return WNN_OK;
+}
+
 static bool is_index_type(wnn_dtype t) { return t == WNN_DTYPE_I32 || t == WNN_DTYPE_I64; }
 
 /* LayerNormalization over the last axis. */
@@ -153,12 +165,7 @@ static wnn_status embed_layer_norm(wnn_rw *r) {
                        "input 0 (input_ids) '%s' is %s; it must be int32 or int64", ids->name,
                        wnn_dtype_name(ids->dtype));
   int64_t b = ids->dims[0], s = ids->dims[1], h = wnn_rw_input(r, 2)->dims[1];
-  if (wnn_rw_input(r, 3)->dims[1] != h)
-    return wnn_rw_fail(r, WNN_ERR_SHAPE,
-                       "input 3 (position_embedding) '%s' has shape %s; the hidden size "
-                       "is %lld",
-                       wnn_rw_input(r, 3)->name,
-                       wnn_rw_shape_str(s1, sizeof s1, wnn_rw_input(r, 3)), (long long)h);
+  if ((st = need_table(r, 3, "position_embedding", h))) return st;
   if ((st = need_vec(r, 5, "gamma", h)) || (st = need_vec(r, 6, "beta", h))) return st;
   /* Index inputs of input_ids' shape ([1, S] too for position_ids). */
   static const struct {
@@ -182,13 +189,7 @@ static wnn_status embed_layer_norm(wnn_rw *r) {
     return wnn_rw_fail(r, WNN_ERR_MALFORMED,
                        "has input 1 (segment_ids) but no input 4 (segment_embedding)");
   if (wnn_rw_input(r, 4)) {
-    if ((st = wnn_rw_need(r, 4, "segment_embedding", WNN_DTYPE_F32, 2))) return st;
-    if (wnn_rw_input(r, 4)->dims[1] != h)
-      return wnn_rw_fail(r, WNN_ERR_SHAPE,
-                         "input 4 (segment_embedding) '%s' has shape %s; the hidden size "
-                         "is %lld",
-                         wnn_rw_input(r, 4)->name,
-                         wnn_rw_shape_str(s1, sizeof s1, wnn_rw_input(r, 4)), (long long)h);
+    if ((st = need_table(r, 4, "segment_embedding", h))) return st;
     if (!wnn_rw_input(r, 1))
       return wnn_rw_fail(r, WNN_ERR_MALFORMED,
                          "has input 4 (segment_embedding) but no input 1 (segment_ids)");

@@ -182,6 +182,15 @@ wnn_status wnn_ir_add_value(wnn_ir_graph *g, const char *name, int *id) {
   return WNN_OK;
 }
 
+wnn_status wnn_ir_fresh_values(wnn_ir_graph *g, int *outs, int n) {
+  for (int k = 0; k < n; k++) {
+    if (outs[k] >= 0) continue;
+    wnn_status st = wnn_ir_add_value(g, NULL, &outs[k]);
+    if (st) return st;
+  }
+  return WNN_OK;
+}
+
 wnn_status wnn_ir_add_node(wnn_ir_graph *g, int before, const char *op_type, const char *domain,
                            const char *name, int index, const int *inputs, int num_inputs,
                            const int *outputs, int num_outputs, cJSON *attrs, int *node_id) {

@@ -184,6 +184,9 @@ int wnn_ir_find(const wnn_ir_graph *g, const char *name);
 /* A new value named name (copied; NULL makes a fresh unique name). Fails when
  * the name is taken. */
 wnn_status wnn_ir_add_value(wnn_ir_graph *g, const char *name, int *id);
+/* A fresh unnamed value for each outs[k] < 0 of outs[0..n) (a node's
+ * outputs about to be added). */
+wnn_status wnn_ir_fresh_values(wnn_ir_graph *g, int *outs, int n);
 /* A new node appended at the end (or inserted before node `before` when
  * before >= 0, shifting later nodes). attrs is taken over (NULL: empty). */
 wnn_status wnn_ir_add_node(wnn_ir_graph *g, int before, const char *op_type, const char *domain,

@@ -1114,16 +1114,13 @@ typedef struct unroll {
 static wnn_status unroll_node(unroll *u, const char *op, const int *ins, int nin, int *outs,
                               int nout, cJSON *attrs) {
   wnn_ir_graph *g = u->g;
-  for (int k = 0; k < nout; k++) {
-    if (outs[k] >= 0) continue;
-    wnn_status st = wnn_ir_add_value(g, NULL, &outs[k]);
-    if (st) {
-      cJSON_Delete(attrs);
-      return st;
-    }
+  wnn_status st = wnn_ir_fresh_values(g, outs, nout);
+  if (st) {
+    cJSON_Delete(attrs);
+    return st;
   }
   int at;
-  wnn_status st = wnn_ir_add_node(g, -1, op, "", u->parent.name, u->parent.index, ins, nin, outs,
+  st = wnn_ir_add_node(g, -1, op, "", u->parent.name, u->parent.index, ins, nin, outs,
                                   nout, attrs, &at);
   if (st) return st;
   wnn_ir_node_absorb(g, at, u->id);
@@ -1260,6 +1257,17 @@ static wnn_status unroll_refuse(unroll *u, int v, const char *why) {
                           hint[0] ? ": it comes from " : "", hint);
 }
 
+/* Refuses `iterations` of body gp when they exceed the limits. */
+static wnn_status check_size(unroll *u, const Onnx__GraphProto *gp, int64_t iterations) {
+  if (iterations <= UNROLL_MAX_ITERATIONS && (int64_t)gp->n_node * iterations <= UNROLL_MAX_NODES)
+    return WNN_OK;
+  char why[200];
+  snprintf(why, sizeof why, "unrolling %lld iterations of a %zu-node body is too large (at most "
+           "%d iterations and %d nodes)", (long long)iterations, gp->n_node, UNROLL_MAX_ITERATIONS,
+           UNROLL_MAX_NODES);
+  return unroll_refuse(u, -1, why);
+}
+
 /* Whether the body gives its condition input back unchanged as its condition
  * output (directly or through an Identity): the Loop then runs all its
  * iterations. */
@@ -1308,19 +1316,14 @@ static wnn_status unroll_loop(unroll *u, const Onnx__GraphProto *gp, int *outs_f
     return unroll_refuse(u, -1, "its body computes the condition output (an early exit), which "
                          "wnn does not unroll: only Loops that run all M iterations are supported");
   if (!cond || trips < 0) trips = 0;
-  if (trips > UNROLL_MAX_ITERATIONS || (int64_t)gp->n_node * trips > UNROLL_MAX_NODES) {
-    char why[200];
-    snprintf(why, sizeof why, "unrolling %lld iterations of a %zu-node body is too large (at most "
-             "%d iterations and %d nodes)", (long long)trips, gp->n_node, UNROLL_MAX_ITERATIONS,
-             UNROLL_MAX_NODES);
-    return unroll_refuse(u, -1, why);
-  }
+  wnn_status st = check_size(u, gp, trips);
+  if (st) return st;
   const int scans = (int)gp->n_output - 1 - carried;
   if (trips == 0 && scans > 0 && n->num_outputs > carried)
     return unroll_refuse(u, -1, "a Loop of 0 iterations with scan outputs is not supported (their "
                          "element shape is not known)");
   cJSON *inits;
-  wnn_status st = unroll_initializers(u, gp, &inits);
+  st = unroll_initializers(u, gp, &inits);
   int cur[WNN_MAX_IO + 2], outs[WNN_MAX_IO + 2];
   for (int k = 0; k < carried; k++) cur[2 + k] = n->inputs[2 + k];
   *scan_parts = scans > 0 ? malloc((size_t)scans * (size_t)(trips ? trips : 1) * sizeof **scan_parts) : NULL;
@@ -1387,13 +1390,8 @@ static wnn_status unroll_scan(unroll *u, const Onnx__GraphProto *gp, int *outs_f
                               (long long)len, (long long)x->dims[axis]);
     len = x->dims[axis];
   }
-  if (len > UNROLL_MAX_ITERATIONS || (int64_t)gp->n_node * len > UNROLL_MAX_NODES) {
-    char why[200];
-    snprintf(why, sizeof why, "unrolling %lld iterations of a %zu-node body is too large (at most "
-             "%d iterations and %d nodes)", (long long)len, gp->n_node, UNROLL_MAX_ITERATIONS,
-             UNROLL_MAX_NODES);
-    return unroll_refuse(u, -1, why);
-  }
+  wnn_status st = check_size(u, gp, len);
+  if (st) return st;
   if (len == 0 && scans > 0)
     return unroll_refuse(u, -1, "a Scan over 0 elements with scan outputs is not supported");
   for (int k = 0; k < scans; k++) {
@@ -1401,7 +1399,7 @@ static wnn_status unroll_scan(unroll *u, const Onnx__GraphProto *gp, int *outs_f
     out_reverse[k] = vals[3][k] != 0;
   }
   cJSON *inits;
-  wnn_status st = unroll_initializers(u, gp, &inits);
+  st = unroll_initializers(u, gp, &inits);
   int cur[WNN_MAX_IO], outs[WNN_MAX_IO];
   for (int k = 0; k < states; k++) cur[k] = n->inputs[k];
   *scan_parts = scans > 0 ? malloc((size_t)scans * (size_t)len * sizeof **scan_parts) : NULL;

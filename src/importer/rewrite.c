@@ -17,13 +17,10 @@ wnn_status wnn_rw_oom(wnn_rw *r) {
 wnn_status wnn_rw_emit(wnn_rw *r, const char *op, const int *ins, int nin, int *outs, int nout,
                        cJSON *attrs) {
   wnn_ir_graph *g = r->g;
-  for (int k = 0; k < nout; k++) {
-    if (outs[k] >= 0) continue;
-    wnn_status st = wnn_ir_add_value(g, NULL, &outs[k]);
-    if (st) {
-      cJSON_Delete(attrs);
-      return st;
-    }
+  wnn_status st = wnn_ir_fresh_values(g, outs, nout);
+  if (st) {
+    cJSON_Delete(attrs);
+    return st;
   }
   char name[320];
   if (wnn_rw_self(r)->name[0])
@@ -32,7 +29,7 @@ wnn_status wnn_rw_emit(wnn_rw *r, const char *op, const int *ins, int nin, int *
     snprintf(name, sizeof name, "%s_%d/%s_%d", wnn_rw_self(r)->op_type, wnn_rw_self(r)->index, op,
              r->count);
   int at;
-  wnn_status st = wnn_ir_add_node(g, r->id, op, "", name, wnn_rw_self(r)->index, ins, nin, outs,
+  st = wnn_ir_add_node(g, r->id, op, "", name, wnn_rw_self(r)->index, ins, nin, outs,
                                   nout, attrs, &at);
   if (st) return st;
   r->id++;

@@ -12,6 +12,7 @@
 //   - runCase(): convert, info, run, compare, classified as
 //     pass / fail / unsupported / error.
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -785,4 +786,38 @@ export async function runCase({
   }
   result.status = 'pass';
   return result;
+}
+
+// The setup of the tests that make ONNX models at test time with python3 and
+// compare wnn with onnxruntime-node: a fresh temporary folder (prefix), then
+// `python3 SCRIPT FOLDER` (SCRIPT relative to ROOT). Resolves {tmp, ort,
+// skipReason}: skipReason says what is missing (python3, the native CLI's
+// importer, onnxruntime-node) and then nothing was run; a failing script
+// throws with its output.
+export async function pythonModels(script, native, prefix, python = process.env.WNN_PYTHON || '/usr/bin/python3') {
+  const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  const skip = (skipReason) => ({ tmp, ort: null, skipReason });
+  if (!fs.existsSync(python)) return skip(`${python} is missing`);
+  if (!(await hasConvert(native))) return skip(`${path.relative(ROOT, native.bin)} is not built with the importer`);
+  let ort;
+  try {
+    ort = createRequire(import.meta.url)('onnxruntime-node');
+  } catch (e) {
+    return skip(`onnxruntime-node cannot be loaded: ${e.message.split('\n')[0]}`);
+  }
+  const r = await exec(python, [path.join(ROOT, script), tmp], { cwd: ROOT, timeoutMs: 120000 });
+  if (r.status !== 0) throw new Error(`${script} failed:\n${r.stdout}\n${r.stderr}`);
+  return { tmp, ort, skipReason: null };
+}
+
+// n deterministic float32 values in [-1, 1) from seed (a linear congruential
+// generator), for inputs made at test time.
+export function seededFloats(n, seed) {
+  const x = new Float32Array(n);
+  let s = seed >>> 0;
+  for (let i = 0; i < n; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    x[i] = (s >>> 8) / 8388608 - 1;
+  }
+  return x;
 }

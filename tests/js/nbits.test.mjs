@@ -13,16 +13,13 @@
 // CLI with the importer, or onnxruntime-node is missing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import * as wnn from '../../js/wnn.js';
-import { ROOT, exec, nativeCli, wasiCli, hasConvert } from '../conformance/lib.mjs';
+import { ROOT, nativeCli, wasiCli, pythonModels, seededFloats } from '../conformance/lib.mjs';
 
 const RTOL = 1e-4;
 const ATOL = 1e-5;
-const PYTHON = process.env.WNN_PYTHON || '/usr/bin/python3';
 const native = nativeCli(path.resolve(ROOT, process.env.WNN_NATIVE_BUILD_DIR || 'build/native'));
 const MODELS = ['nbits_mlp_q4', 'nbits_q8_ragged', 'nbits_decode_q4', 'nbits_q2'];
 
@@ -31,32 +28,13 @@ let skipReason = null;
 let ort = null;
 
 before(async () => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'wnn-nbits-test-')));
-  if (!fs.existsSync(PYTHON)) return void (skipReason = `${PYTHON} is missing`);
-  if (!(await hasConvert(native))) return void (skipReason = `${path.relative(ROOT, native.bin)} is not built with the importer`);
-  try {
-    ort = createRequire(import.meta.url)('onnxruntime-node');
-  } catch (e) {
-    return void (skipReason = `onnxruntime-node cannot be loaded: ${e.message.split('\n')[0]}`);
-  }
-  const r = await exec(PYTHON, [path.join(ROOT, 'tests/quant/nbits.py'), tmp], { cwd: ROOT, timeoutMs: 120000 });
-  if (r.status !== 0) throw new Error(`tests/quant/nbits.py failed:\n${r.stdout}\n${r.stderr}`);
+  ({ tmp, ort, skipReason } = await pythonModels('tests/quant/nbits.py', native, 'wnn-nbits-test-'));
 });
 
 after(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-// Deterministic input values in [-1, 1).
-function input(n, seed) {
-  const x = new Float32Array(n);
-  let s = seed >>> 0;
-  for (let i = 0; i < n; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    x[i] = (s >>> 8) / 8388608 - 1;
-  }
-  return x;
-}
 
 for (const [mi, name] of MODELS.entries()) {
   test(`MatMulNBits ${name}: native and WASI convert the same bytes; wnn matches onnxruntime-node`, async (t) => {
@@ -78,7 +56,7 @@ for (const [mi, name] of MODELS.entries()) {
       const model = await wnn.load(bytes, { wasm: path.join(ROOT, wasm) });
       try {
         const info = model.inputs[0];
-        const x = input(info.shape.reduce((a, b) => a * b, 1), 7 + mi);
+        const x = seededFloats(info.shape.reduce((a, b) => a * b, 1), 7 + mi);
         const want = (await session.run({ x: new ort.Tensor('float32', x, info.shape) })).y;
         const got = (await model.predict({ x: { data: x, shape: info.shape } })).y;
         assert.deepEqual(got.shape, [...want.dims], `${wasm}: output shape`);

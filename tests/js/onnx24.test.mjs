@@ -15,12 +15,10 @@
 // CLI with the importer, or onnxruntime-node is missing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
-  ROOT, exec, nativeCli, wasiCli, hasConvert, runCase, readTensorProto, readNpy, compareTensors, readOnnxModel,
+  ROOT, nativeCli, wasiCli, pythonModels, seededFloats, runCase, readTensorProto, readNpy, compareTensors, readOnnxModel,
 } from '../conformance/lib.mjs';
 
 // float32 against a float64 reference; float16 (onnxruntime computes in
@@ -28,7 +26,6 @@ import {
 const RTOL = 1e-3;
 const ATOL = 1e-4;
 const tolerance = (dtype) => (dtype === 'float16' ? [1e-2, 2e-3] : [RTOL, ATOL]);
-const PYTHON = process.env.WNN_PYTHON || '/usr/bin/python3';
 const native = nativeCli(path.resolve(ROOT, process.env.WNN_NATIVE_BUILD_DIR || 'build/native'));
 
 let tmp = null;
@@ -37,17 +34,8 @@ let ort = null;
 let cases = [];
 
 before(async () => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'wnn-onnx24-test-')));
-  if (!fs.existsSync(PYTHON)) return void (skipReason = `${PYTHON} is missing`);
-  if (!(await hasConvert(native))) return void (skipReason = `${path.relative(ROOT, native.bin)} is not built with the importer`);
-  try {
-    ort = createRequire(import.meta.url)('onnxruntime-node');
-  } catch (e) {
-    return void (skipReason = `onnxruntime-node cannot be loaded: ${e.message.split('\n')[0]}`);
-  }
-  const r = await exec(PYTHON, [path.join(ROOT, 'tests/onnx24/make_cases.py'), tmp], { cwd: ROOT, timeoutMs: 120000 });
-  if (r.status !== 0) throw new Error(`tests/onnx24/make_cases.py failed:\n${r.stdout}\n${r.stderr}`);
-  cases = JSON.parse(fs.readFileSync(path.join(tmp, 'cases.json'), 'utf8'));
+  ({ tmp, ort, skipReason } = await pythonModels('tests/onnx24/make_cases.py', native, 'wnn-onnx24-test-'));
+  if (!skipReason) cases = JSON.parse(fs.readFileSync(path.join(tmp, 'cases.json'), 'utf8'));
 });
 
 after(() => {
@@ -131,16 +119,6 @@ function checkDtypes(name, model, outDir, data) {
   });
 }
 
-// Deterministic values in [-1, 1).
-function values(n, seed) {
-  const x = new Float32Array(n);
-  let s = seed >>> 0;
-  for (let i = 0; i < n; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    x[i] = (s >>> 8) / 8388608 - 1;
-  }
-  return x;
-}
 
 // The rewrites follow run-time shapes: a decoder block (RMSNormalization,
 // RotaryEmbedding, causal GQA Attention with a past, Swish) converted with its
@@ -159,10 +137,10 @@ test('a decoder block with dynamic sequence and past lengths matches onnxruntime
   try {
     // (300 x 302 scores: a mask of that size must never be a shape value or a constant.)
     for (const [seq, past] of [[5, 0], [1, 5], [4, 3], [9, 1], [300, 2]]) {
-      const x = values(seq * 32, seq * 7 + past);
+      const x = seededFloats(seq * 32, seq * 7 + past);
       const pos = BigInt64Array.from({ length: seq }, (_, i) => BigInt(past + i));
-      const pk = values(2 * past * 8, 100 + past);
-      const pv = values(2 * past * 8, 200 + past);
+      const pk = seededFloats(2 * past * 8, 100 + past);
+      const pv = seededFloats(2 * past * 8, 200 + past);
       const want = await session.run({
         x: new ort.Tensor('float32', x, [1, seq, 32]),
         position_ids: new ort.Tensor('int64', pos, [1, seq]),
