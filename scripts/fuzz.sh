@@ -159,6 +159,13 @@ make_seeds() {
   mapfile -t onnx_models < <(find "$ONNX_DATA"/{node,pytorch-converted,pytorch-operator,simple} \
     -name model.onnx -size -65537c 2>/dev/null | sort)
   [ -f "$MODELS/mnist/model.onnx" ] && onnx_models+=("$MODELS/mnist/model.onnx")
+  # The opset 22-24 cases of tests/onnx24 (transformer ops, Loop, Scan,
+  # float64), made here as the tests make them.
+  if /usr/bin/python3 tests/onnx24/make_cases.py "$tmp/onnx24" >/dev/null 2>&1; then
+    mapfile -t -O "${#onnx_models[@]}" onnx_models < <(find "$tmp/onnx24" -name '*.onnx' -size -65537c | sort)
+  else
+    echo "fuzz.sh: tests/onnx24/make_cases.py failed: no opset 22-24 seeds" >&2
+  fi
   [ ${#onnx_models[@]} -gt 0 ] ||
     echo "fuzz.sh: no ONNX test data ($ONNX_DATA: apt-get install libonnx-testdata)" >&2
 
