@@ -1,12 +1,15 @@
 /* The opset-23 transformer ops rewritten into runtime ops (transformer.h).
- * Each rewrite computes what the op's ONNX function body computes, in the
- * same order of operations, and reads no dim that changes with the model's
- * dynamic dims (Reshape with 0 and -1), so it works for dynamic artifacts
- * too, except where a rewrite says otherwise. */
+ * Each rewrite computes what the op's definition computes (as onnxruntime
+ * 1.30 does; Attention scales Q once where the function body scales Q and K
+ * by the square root: the same within rounding), and reads no dim that
+ * changes with the model's dynamic dims (Reshape with 0 and -1, masks
+ * computed at run time), so it works for dynamic artifacts too, except where
+ * a rewrite says otherwise. */
 #include "importer/transformer.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,12 +25,16 @@ static wnn_status need_float(wnn_rw *r, int k, const char *what, int lo, int hi)
   const wnn_ir_value *v = wnn_rw_input(r, k);
   char s[WNN_RW_SHAPE_CHARS];
   if (!is_float(v->dtype))
-    return wnn_rw_fail(r, WNN_ERR_UNSUPPORTED, "input %d (%s) '%s' is %s; it must be float or float16",
-                       k, what, v->name, wnn_dtype_name(v->dtype));
-  if (v->ndim < lo || v->ndim > hi)
-    return wnn_rw_fail(r, WNN_ERR_SHAPE, "input %d (%s) '%s' has shape %s; it must have rank %d%s%d",
-                       k, what, v->name, wnn_rw_shape_str(s, sizeof s, v), lo, lo == hi ? "" : " to ",
-                       lo == hi ? 0 : hi);
+    return wnn_rw_fail(r, WNN_ERR_UNSUPPORTED,
+                       "input %d (%s) '%s' is %s; it must be float or float16", k, what, v->name,
+                       wnn_dtype_name(v->dtype));
+  if (v->ndim < lo || v->ndim > hi) {
+    char ranks[32];
+    if (lo == hi) snprintf(ranks, sizeof ranks, "%d", lo);
+    else snprintf(ranks, sizeof ranks, "%d to %d", lo, hi);
+    return wnn_rw_fail(r, WNN_ERR_SHAPE, "input %d (%s) '%s' has shape %s; it must have rank %s", k,
+                       what, v->name, wnn_rw_shape_str(s, sizeof s, v), ranks);
+  }
   return WNN_OK;
 }
 
@@ -46,8 +53,9 @@ static wnn_status slice_last(wnn_rw *r, int x, int64_t start, int64_t end, int64
   int64_t axis = -1;
   int c_start, c_end, c_axis, c_step;
   wnn_status st;
-  if ((st = wnn_rw_cst_i64s(r, 1, &start, &c_start)) || (st = wnn_rw_cst_i64s(r, 1, &end, &c_end)) ||
-      (st = wnn_rw_cst_i64s(r, 1, &axis, &c_axis)) || (st = wnn_rw_cst_i64s(r, 1, &step, &c_step)))
+  if ((st = wnn_rw_cst_i64s(r, 1, &start, &c_start)) ||
+      (st = wnn_rw_cst_i64s(r, 1, &end, &c_end)) || (st = wnn_rw_cst_i64s(r, 1, &axis, &c_axis)) ||
+      (st = wnn_rw_cst_i64s(r, 1, &step, &c_step)))
     return st;
   int ins[5] = {x, c_start, c_end, c_axis, c_step};
   return wnn_rw_emit(r, "Slice", ins, 5, out, 1, NULL);
@@ -81,8 +89,10 @@ static wnn_status rms_normalization(wnn_rw *r) {
    * than computed with less precision than asked. */
   double stash = wnn_rw_num(r, "stash_type", 1);
   if (stash != 1)
-    return wnn_rw_fail(r, WNN_ERR_UNSUPPORTED, "attribute 'stash_type' = %g is not supported (only 1, "
-                       "float)", stash);
+    return wnn_rw_fail(r, WNN_ERR_UNSUPPORTED,
+                       "attribute 'stash_type' = %g is not supported (only 1, "
+                       "float)",
+                       stash);
   const int rank = wnn_rw_input(r, 0)->ndim;
   double axis_d = wnn_rw_num(r, "axis", -1);
   if (axis_d != floor(axis_d) || axis_d < -rank || axis_d >= rank)
@@ -121,7 +131,8 @@ static wnn_status rotary_embedding(wnn_rw *r) {
   if (!st) st = wnn_rw_no_inputs_from(r, 4, NULL);
   if (st) return st;
   int64_t interleaved, heads, rot;
-  if ((st = int_attr(r, "interleaved", 0, &interleaved)) || (st = int_attr(r, "num_heads", 0, &heads)) ||
+  if ((st = int_attr(r, "interleaved", 0, &interleaved)) ||
+      (st = int_attr(r, "num_heads", 0, &heads)) ||
       (st = int_attr(r, "rotary_embedding_dim", 0, &rot)))
     return st;
   const bool pos = wnn_rw_input(r, 3) != NULL;
@@ -151,20 +162,25 @@ static wnn_status rotary_embedding(wnn_rw *r) {
   }
   if (!rot) rot = d;
   if (rot > d || rot % 2)
-    return wnn_rw_fail(r, WNN_ERR_BAD_ATTRIBUTE, "attribute 'rotary_embedding_dim' is %lld; it must "
-                       "be even and at most the head size %lld", (long long)rot, (long long)d);
+    return wnn_rw_fail(r, WNN_ERR_BAD_ATTRIBUTE,
+                       "attribute 'rotary_embedding_dim' is %lld; it must "
+                       "be even and at most the head size %lld",
+                       (long long)rot, (long long)d);
   const wnn_ir_value *cv = wnn_rw_input(r, 1), *sv = wnn_rw_input(r, 2);
   if (cv->ndim != sv->ndim || memcmp(cv->dims, sv->dims, sizeof(int64_t) * (size_t)cv->ndim))
-    return wnn_rw_fail(r, WNN_ERR_SHAPE, "input 1 (cos_cache) '%s' %s and input 2 (sin_cache) '%s' "
-                       "%s differ in shape", cv->name, wnn_rw_shape_str(s1, sizeof s1, cv), sv->name,
+    return wnn_rw_fail(r, WNN_ERR_SHAPE,
+                       "input 1 (cos_cache) '%s' %s and input 2 (sin_cache) '%s' "
+                       "%s differ in shape",
+                       cv->name, wnn_rw_shape_str(s1, sizeof s1, cv), sv->name,
                        wnn_rw_shape_str(s2, sizeof s2, sv));
   /* Caches wider than R / 2 are read up to R / 2 (the function body slices
    * them; onnxruntime 1.30 refuses them). */
   const int64_t width = cv->dims[cv->ndim - 1];
   if (width < rot / 2)
-    return wnn_rw_fail(r, WNN_ERR_SHAPE, "input 1 (cos_cache) '%s' has shape %s; its last dim must be "
-                       "at least half the rotary dim %lld", cv->name,
-                       wnn_rw_shape_str(s1, sizeof s1, cv), (long long)rot);
+    return wnn_rw_fail(r, WNN_ERR_SHAPE,
+                       "input 1 (cos_cache) '%s' has shape %s; its last dim must be "
+                       "at least half the rotary dim %lld",
+                       cv->name, wnn_rw_shape_str(s1, sizeof s1, cv), (long long)rot);
   /* Heads on axis 1 (4-D) or 2 (3-D, as [B, S, H, D]); the caches broadcast
    * with an axis of 1 there. */
   const int64_t head_axis = rank == 4 ? 1 : 2;
@@ -248,7 +264,8 @@ static wnn_status swish(wnn_rw *r) {
   int ax = x, c_alpha, sig = -1, out = wnn_rw_out(r, 0);
   if (alpha != 1.0f) {
     ax = -1;
-    if ((st = wnn_rw_cst_f32(r, alpha, &c_alpha)) || (st = wnn_rw_op2(r, "Mul", x, c_alpha, NULL, &ax)))
+    if ((st = wnn_rw_cst_f32(r, alpha, &c_alpha)) ||
+        (st = wnn_rw_op2(r, "Mul", x, c_alpha, NULL, &ax)))
       return st;
   }
   if ((st = wnn_rw_op1(r, "Sigmoid", ax, NULL, &sig))) return st;
@@ -320,7 +337,8 @@ static wnn_status corner(wnn_rw *r, int x, bool rows, int *out) {
 static wnn_status trues_like(wnn_rw *r, int x, int *out) {
   int nan = -1, not_nan = -1;
   wnn_status st;
-  if ((st = wnn_rw_op1(r, "IsNaN", x, NULL, &nan)) || (st = wnn_rw_op1(r, "Not", nan, NULL, &not_nan)))
+  if ((st = wnn_rw_op1(r, "IsNaN", x, NULL, &nan)) ||
+      (st = wnn_rw_op1(r, "Not", nan, NULL, &not_nan)))
     return st;
   return wnn_rw_op2(r, "Or", nan, not_nan, NULL, out);
 }
@@ -375,7 +393,8 @@ static wnn_status mask_keys(wnn_rw *r, bool causal, int *scores) {
     if (past) {
       int p_len = -1, c_one;
       const int64_t one = 1;
-      if ((st = dim_of(r, wnn_rw_in(r, 4), 2, &p_len)) || (st = wnn_rw_cst_i64s(r, 1, &one, &c_one)) ||
+      if ((st = dim_of(r, wnn_rw_in(r, 4), 2, &p_len)) ||
+          (st = wnn_rw_cst_i64s(r, 1, &one, &c_one)) ||
           (st = wnn_rw_op2(r, "Add", p_len, c_one, NULL, &k)))
         return st;
     } else {
@@ -476,7 +495,8 @@ static wnn_status attention(wnn_rw *r) {
                        "the same rank", q->name, wnn_rw_shape_str(s1, sizeof s1, q), k->name,
                        wnn_rw_shape_str(s2, sizeof s2, k));
   int64_t hq, hkv, hv;
-  if ((st = heads_of(r, 0, "Q", "q_num_heads", &hq)) || (st = heads_of(r, 1, "K", "kv_num_heads", &hkv)) ||
+  if ((st = heads_of(r, 0, "Q", "q_num_heads", &hq)) ||
+      (st = heads_of(r, 1, "K", "kv_num_heads", &hkv)) ||
       (st = heads_of(r, 2, "V", "kv_num_heads", &hv)))
     return st;
   q = wnn_rw_input(r, 0), k = wnn_rw_input(r, 1), v = wnn_rw_input(r, 2);
@@ -510,14 +530,18 @@ static wnn_status attention(wnn_rw *r) {
   }
   const int64_t t = p + l;
   int64_t causal, mode;
-  if ((st = int_attr(r, "is_causal", 0, &causal)) || (st = int_attr(r, "qk_matmul_output_mode", 0, &mode)))
+  if ((st = int_attr(r, "is_causal", 0, &causal)) ||
+      (st = int_attr(r, "qk_matmul_output_mode", 0, &mode)))
     return st;
   if (mode > 3)
-    return wnn_rw_fail(r, WNN_ERR_BAD_ATTRIBUTE, "attribute 'qk_matmul_output_mode' is %lld; it must "
-                       "be 0 to 3", (long long)mode);
+    return wnn_rw_fail(r, WNN_ERR_BAD_ATTRIBUTE,
+                       "attribute 'qk_matmul_output_mode' is %lld; it must "
+                       "be 0 to 3",
+                       (long long)mode);
   const double softcap = wnn_rw_num(r, "softcap", 0);
   if (softcap < 0)
-    return wnn_rw_fail(r, WNN_ERR_BAD_ATTRIBUTE, "attribute 'softcap' is %g; it must be >= 0", softcap);
+    return wnn_rw_fail(r, WNN_ERR_BAD_ATTRIBUTE, "attribute 'softcap' is %g; it must be >= 0",
+                       softcap);
   const double scale_attr = wnn_rw_num(r, "scale", 0);
   const float scale = scale_attr != 0 ? (float)scale_attr : 1.0f / sqrtf((float)d);
   /* The masks; their shapes must broadcast to [B, Hq, S, T] (from opset 24
@@ -588,7 +612,8 @@ static wnn_status attention(wnn_rw *r) {
   const int64_t group = hq / hkv;
   static const int kt_perm[4] = {0, 1, 3, 2};
   int c_scale, qs = -1, kt = -1, scores = -1;
-  if ((st = wnn_rw_cst_f32(r, scale, &c_scale)) || (st = wnn_rw_op2(r, "Mul", qh, c_scale, NULL, &qs)) ||
+  if ((st = wnn_rw_cst_f32(r, scale, &c_scale)) ||
+      (st = wnn_rw_op2(r, "Mul", qh, c_scale, NULL, &qs)) ||
       (st = wnn_rw_transpose(r, kh, 4, kt_perm, &kt)))
     return st;
   const int64_t grouped[4] = {0, hkv, -1, 0}, by_head[4] = {0, hq, -1, 0};
