@@ -141,6 +141,12 @@ wnn_status wnn_matmul_prepare(wnn_prepare_ctx *ctx) {
     p->batch_ndim = 0;
   }
   p->gemm = wnn_select_f32_gemm(ctx->kernels);
+  /* An artifact planned by an older writer keeps the unpacked path. */
+  const size_t pack = wnn_f32_gemm_pack_bytes(p->m, p->n, p->k);
+  if (pack && (!ctx->scratch_capped || pack <= ctx->scratch_cap)) {
+    p->pack = true;
+    ctx->scratch_bytes = pack;
+  }
   return WNN_OK;
 }
 
@@ -154,8 +160,8 @@ wnn_status wnn_matmul_run(const wnn_run_ctx *ctx) {
   for (int i = 0; i < p->batch_ndim; i++) count *= p->batch_dims[i];
   size_t a_off = 0, b_off = 0;
   for (size_t t = 0; t < count; t++) {
-    wnn_f32_gemm(&p->gemm, p->m, p->n, p->k, a + a_off, p->k, 1, b + b_off, p->n, 1, NULL,
-                 y + t * p->m * p->n, p->n, &gp);
+    wnn_f32_gemm_pack(&p->gemm, p->m, p->n, p->k, a + a_off, p->k, 1, b + b_off, p->n, 1, NULL,
+                      y + t * p->m * p->n, p->n, &gp, p->pack ? ctx->scratch : NULL);
     /* Odometer over the batch dims, innermost fastest. */
     for (int i = p->batch_ndim - 1; i >= 0; i--) {
       a_off += p->a_bs[i], b_off += p->b_bs[i];

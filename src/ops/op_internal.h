@@ -26,6 +26,7 @@ typedef struct wnn_f32_gemm_tile {
 } wnn_f32_gemm_tile;
 typedef struct wnn_f32_gemm_config {
   wnn_f32_gemm_tile tile[3][2]; /* [layout][single row] */
+  wnn_x32_copy2d_ukernel *copy2d; /* packs B (wnn_f32_gemm_pack) */
 } wnn_f32_gemm_config;
 
 /* c = clamp(alpha * A B + beta * c + bias, min, max) over the whole m x n
@@ -35,6 +36,22 @@ typedef struct wnn_f32_gemm_config {
 void wnn_f32_gemm(const wnn_f32_gemm_config *g, size_t m, size_t n, size_t k, const float *a,
                   size_t a_rs, size_t a_cs, const float *b, size_t b_rs, size_t b_cs,
                   const float *bias, float *c, size_t c_rs, const wnn_f32_gemm_params *params);
+
+/* wnn_f32_gemm that first copies a row-major B (b_cs == 1) into `pack`, each
+ * column block contiguous, when wnn_f32_gemm_pack_bytes(m, n, k) is nonzero
+ * (it is the size `pack` must have); otherwise, or with pack NULL, the same
+ * as wnn_f32_gemm. The same bits either way: the kernels do the same
+ * arithmetic, only B's row stride differs. Rows of B a whole power-of-two
+ * apart share cache sets, so that a block read down k rows evicts itself
+ * (an 8 KiB stride maps every row to one set); packed, each block is one
+ * contiguous run that every row panel reads from cache. The size depends on
+ * the shape only, so every build plans the same scratch. */
+#define WNN_F32_GEMM_PACK_MIN_M 64
+size_t wnn_f32_gemm_pack_bytes(size_t m, size_t n, size_t k);
+void wnn_f32_gemm_pack(const wnn_f32_gemm_config *g, size_t m, size_t n, size_t k, const float *a,
+                       size_t a_rs, size_t a_cs, const float *b, size_t b_rs, size_t b_cs,
+                       const float *bias, float *c, size_t c_rs, const wnn_f32_gemm_params *params,
+                       float *pack);
 
 /* ------------------------------------------------------------- int8 GEMM */
 
@@ -125,6 +142,7 @@ typedef struct wnn_matmul_params {
   size_t batch_dims[WNN_MAX_DIMS];
   size_t a_bs[WNN_MAX_DIMS], b_bs[WNN_MAX_DIMS];
   wnn_f32_gemm_config gemm;
+  bool pack; /* B is packed into the scratch (wnn_f32_gemm_pack) */
 } wnn_matmul_params;
 
 /* Add, Sub, Mul, Div. The output is walked as `ndim` dimensions (size-1
@@ -243,6 +261,7 @@ wnn_f32_repeat_ukernel *wnn_select_f32_repeat(wnn_kernels kernels);
 wnn_f32_col2im_ukernel *wnn_select_f32_col2im(wnn_kernels kernels);
 wnn_f32_layernorm_ukernel *wnn_select_f32_layernorm(wnn_kernels kernels);
 wnn_x32_transpose_ukernel *wnn_select_x32_transpose(wnn_kernels kernels);
+wnn_x32_copy2d_ukernel *wnn_select_x32_copy2d(wnn_kernels kernels);
 wnn_f16_f32_vcvt_ukernel *wnn_select_f16_f32_vcvt(wnn_kernels kernels);
 wnn_f32_f16_vcvt_ukernel *wnn_select_f32_f16_vcvt(wnn_kernels kernels);
 wnn_f32_vunary_ukernel *wnn_select_f32_vunary(wnn_kernels kernels, int op);

@@ -84,6 +84,7 @@ wnn_f32_gemm_config wnn_select_f32_gemm(wnn_kernels kernels) {
     if (!g.tile[layout][0].fn) g.tile[layout][0] = g.tile[WNN_GEMM_B_ANY][0];
     if (!g.tile[layout][1].fn) g.tile[layout][1] = g.tile[layout][0];
   }
+  g.copy2d = wnn_select_x32_copy2d(kernels);
   return g;
 }
 
@@ -234,6 +235,15 @@ wnn_f32_layernorm_ukernel *wnn_select_f32_layernorm(wnn_kernels kernels) {
 wnn_x32_transpose_ukernel *wnn_select_x32_transpose(wnn_kernels kernels) {
   static const struct { wnn_x32_transpose_ukernel *fn; int isa, op, kind; } t[] = {
 #define WNN_X32_TRANSPOSE(name, isa) ROW(name, isa, 0, 0)
+#include "kernels/kernels.inc"
+  };
+  SELECT(t, kernels, -1, -1);
+  return NULL;
+}
+
+wnn_x32_copy2d_ukernel *wnn_select_x32_copy2d(wnn_kernels kernels) {
+  static const struct { wnn_x32_copy2d_ukernel *fn; int isa, op, kind; } t[] = {
+#define WNN_X32_COPY2D(name, isa) ROW(name, isa, 0, 0)
 #include "kernels/kernels.inc"
   };
   SELECT(t, kernels, -1, -1);

@@ -208,6 +208,44 @@ TEST(row_streaming_is_bitwise_the_scalar_kernel) {
   CHECK(check_case(&VARIANTS[NUM_VARIANTS - 1], g));
 }
 
+/* Packed B (wnn_f32_gemm_pack): the column blocks copied contiguous into the
+ * scratch give the very bits of the unpacked driver, on shapes that pack
+ * (ragged last blocks, m not a multiple of the tile, wide rows from 16 rows
+ * up) with every epilogue and a padded C; shapes that do not pack ask for no
+ * scratch. The pack size is exact: the scratch is allocated at that size
+ * (AddressSanitizer builds catch a write past it). */
+TEST(packed_b_is_bitwise_unpacked) {
+  static const size_t shapes[][3] = {
+      {64, 300, 20}, {67, 70, 600}, {16, 1030, 9}, {130, 129, 64}, {65, 33, 256}, {100, 4100, 1}};
+  static const wnn_f32_gemm_params eps[] = {{1.0f, 0.0f, -INFINITY, INFINITY},
+                                            {-0.5f, 1.5f, -0.25f, 0.5f}};
+  for (size_t v = NUM_VARIANTS - 2; v < NUM_VARIANTS; v++) {
+    const wnn_f32_gemm_config *g = &VARIANTS[v].config;
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+      for (size_t e = 0; e < 2; e++) {
+        const size_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
+        const size_t ld = n + 3, c_rs = n + 5;
+        const size_t bytes = wnn_f32_gemm_pack_bytes(m, n, k);
+        CHECK(bytes == n * k * sizeof(float));
+        float *a = rand_floats(m * k + 1), *b = rand_floats(k * ld + 1), *bias = rand_floats(m);
+        float *c0 = rand_floats(m * c_rs), *c1 = malloc(m * c_rs * sizeof(float));
+        float *pack = malloc(bytes);
+        memcpy(c1, c0, m * c_rs * sizeof(float));
+        wnn_f32_gemm(g, m, n, k, a, k, 1, b, ld, 1, bias, c0, c_rs, &eps[e]);
+        wnn_f32_gemm_pack(g, m, n, k, a, k, 1, b, ld, 1, bias, c1, c_rs, &eps[e], pack);
+        const int same = memcmp(c0, c1, m * c_rs * sizeof(float)) == 0;
+        if (!same) printf("  %s: m=%zu n=%zu k=%zu epilogue %zu\n", VARIANTS[v].name, m, n, k, e);
+        CHECK(same);
+        free(a), free(b), free(bias), free(c0), free(c1), free(pack);
+      }
+    /* Too few rows, or a row of B within one column block: no packing. */
+    CHECK(wnn_f32_gemm_pack_bytes(63, 300, 20) == 0);
+    CHECK(wnn_f32_gemm_pack_bytes(15, 2048, 64) == 0);
+    CHECK(wnn_f32_gemm_pack_bytes(128, 32, 600) == 0);
+    CHECK(wnn_f32_gemm_pack_bytes(128, 100, 0) == 0);
+  }
+}
+
 int main(void) {
   VARIANTS[NUM_VARIANTS - 2].config = wnn_select_f32_gemm(WNN_KERNELS_SCALAR);
   VARIANTS[NUM_VARIANTS - 1].config = wnn_select_f32_gemm(WNN_KERNELS_AUTO);
@@ -216,5 +254,6 @@ int main(void) {
   RUN(driver_strides_and_epilogue);
   RUN(beta_zero_ignores_nan);
   RUN(row_streaming_is_bitwise_the_scalar_kernel);
+  RUN(packed_b_is_bitwise_unpacked);
   return test_summary();
 }
