@@ -182,8 +182,17 @@ wnn_status wnn_conv_prepare(wnn_prepare_ctx *ctx) {
     ctx->scratch_bytes = (size_t)n * sizeof(float);
   } else if (p->method == WNN_CONV_WINOGRAD) {
     ctx->scratch_bytes = wnn_conv_winograd_scratch_bytes(&p->win, p->in_c, p->out_c);
-  } else if (p->method == WNN_CONV_DIRECT_GEMM && p->act) {
-    p->tile = tile_pixels(p->out_c / p->group, pixels);
+  } else if (p->method == WNN_CONV_DIRECT_GEMM) {
+    if (p->act) p->tile = tile_pixels(p->out_c / p->group, pixels);
+    /* The input planes read a whole plane apart per k: each tile's columns
+     * packed contiguous (wnn_f32_gemm_pack), when that pays and fits the
+     * plan of the artifact. */
+    const size_t kt = tile_pixels(k, pixels), tile = kt < p->tile ? kt : p->tile;
+    const size_t pack = wnn_f32_gemm_pack_bytes(p->out_c / p->group, tile, k);
+    if (pack && (!ctx->scratch_capped || pack <= ctx->scratch_cap)) {
+      p->tile = tile, p->pack = true;
+      ctx->scratch_bytes = pack;
+    }
   }
   return WNN_OK;
 }
@@ -272,8 +281,8 @@ wnn_status wnn_conv_run(const wnn_run_ctx *ctx) {
           wnn_f32_gemm(&p->gemm, mg, np, k, wg, k, 1, ctx->scratch, np, 1, bg, yg + p0,
                        out_plane, &gp);
         } else { /* direct GEMM: the input planes are B */
-          wnn_f32_gemm(&p->gemm, mg, np, k, wg, k, 1, xg + p0, out_plane, 1, bg, yg + p0,
-                       out_plane, &gp);
+          wnn_f32_gemm_pack(&p->gemm, mg, np, k, wg, k, 1, xg + p0, out_plane, 1, bg, yg + p0,
+                            out_plane, &gp, p->pack ? ctx->scratch : NULL);
         }
         if (p->act) apply_act(p->act, mg, np, yg + p0, out_plane, &pa->act);
       }

@@ -113,6 +113,7 @@ typedef struct wnn_conv_params {
   size_t batch, in_c, out_c;
   wnn_window2d win;         /* strides, dilations and resolved pads */
   size_t tile;              /* output pixels per GEMM tile */
+  bool pack;                /* direct GEMM: each tile's B packed into scratch */
   float gemm_min, gemm_max;
   wnn_f32_gemm_config gemm;
   wnn_f32_im2col_tile_ukernel *im2col_tile;

@@ -56,6 +56,14 @@ TEST(conv_1x1_direct) {
              TD(WNN_DTYPE_F32, 9)));
   CHECK(conv("{\"group\":4}", TD(WNN_DTYPE_F32, 1, 8, 3, 3), TD(WNN_DTYPE_F32, 12, 2, 1, 1),
              TD_OMITTED));
+  /* 64+ output channels over 1,020 pixels: B packed tile by tile (src/ops/
+   * gemm_driver.c), plain, grouped and with the activation's smaller tiles. */
+  CHECK(conv(NULL, TD(WNN_DTYPE_F32, 1, 40, 30, 34), TD(WNN_DTYPE_F32, 70, 40, 1, 1),
+             TD(WNN_DTYPE_F32, 70)));
+  CHECK(conv("{\"group\":2}", TD(WNN_DTYPE_F32, 1, 40, 30, 34), TD(WNN_DTYPE_F32, 140, 20, 1, 1),
+             TD_OMITTED));
+  CHECK(conv("{\"activation\":\"HardSwish\"}", TD(WNN_DTYPE_F32, 2, 40, 30, 34),
+             TD(WNN_DTYPE_F32, 70, 40, 1, 1), TD(WNN_DTYPE_F32, 70)));
   /* 1x1 with stride 2 or with pads goes through im2col. */
   CHECK(conv("{\"strides\":[2,2]}", TD(WNN_DTYPE_F32, 1, 8, 7, 7), TD(WNN_DTYPE_F32, 5, 8, 1, 1),
              TD_OMITTED));
@@ -223,6 +231,11 @@ TEST(conv_scratch) {
   const wnn_tdesc in1[2] = {TD(WNN_DTYPE_F32, 1, 8, 5, 5), TD(WNN_DTYPE_F32, 4, 8, 1, 1)};
   CHECK_OK(op_prepare(&c, "Conv", NULL, 2, in1, 1));
   CHECK(c.scratch_bytes == 0); /* 1x1 stride 1: GEMM straight on the input */
+  /* ... with B packed when 64+ output channels read each column block: one
+   * tile of 1,020 pixels x K = 40. */
+  const wnn_tdesc in1b[2] = {TD(WNN_DTYPE_F32, 1, 40, 30, 34), TD(WNN_DTYPE_F32, 70, 40, 1, 1)};
+  CHECK_OK(op_prepare(&c, "Conv", NULL, 2, in1b, 1));
+  CHECK(c.scratch_bytes == 40 * 1020 * sizeof(float));
   const wnn_tdesc in2[2] = {TD(WNN_DTYPE_F32, 1, 8, 5, 5), TD(WNN_DTYPE_F32, 4, 4, 3, 3)};
   CHECK_OK(op_prepare(&c, "Conv", "{\"group\":2}", 2, in2, 1));
   CHECK(c.scratch_bytes == 4 * 9 * 3 * 3 * sizeof(float)); /* one group's im2col */

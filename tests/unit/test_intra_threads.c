@@ -166,6 +166,12 @@ TEST(convolutions_are_bitwise_at_any_thread_count) {
   const int64_t x1[4] = {1, 24, 33, 35};
   const param p1 = {WNN_DTYPE_F32, 4, {37, 24, 1, 1}, w1};
   check_model(one_node("Conv", NULL, WNN_DTYPE_F32, 4, x1, &p1, 1), "Conv 1x1");
+  /* 70 output channels: each tile's B packed first (the copy split too). */
+  float *w70 = floats(70 * 40);
+  const int64_t x70[4] = {1, 40, 30, 34};
+  const param p70 = {WNN_DTYPE_F32, 4, {70, 40, 1, 1}, w70};
+  check_model(one_node("Conv", NULL, WNN_DTYPE_F32, 4, x70, &p70, 1), "Conv 1x1, packed B");
+  free(w70);
   free(w3), free(w1), free(b3);
 }
 
