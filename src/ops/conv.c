@@ -5,7 +5,9 @@
  *                was measured to win (ops/conv_winograd.h, docs/winograd.md);
  *   depthwise    group == C == M: a direct loop per channel (wnn_f32_dwconv);
  *   direct GEMM  1x1 kernel, stride 1, no pads: each group's input channels
- *                already are the GEMM's B (C/group x H*W), no scratch;
+ *                already are the GEMM's B (C/group x H*W); with many output
+ *                channels each tile of it is packed into scratch first
+ *                (wnn_f32_gemm_pack), else no scratch;
  *   im2col       otherwise: im2col of one tile of output pixels into scratch,
  *                then the GEMM of that tile.
  * Per image and group: Y_g (M/group x OH*OW) = W_g (M/group x K) * B (K x OH*OW)
