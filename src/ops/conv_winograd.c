@@ -179,16 +179,17 @@ static int quad_in_row(const wino_plan *p, size_t t) {
 }
 
 /* Copies the alpha x alpha input windows of the up to 4 tiles t0 .. t0 + 3
- * (those < end) of all channels into the patch, lane l at column l * ts,
- * zeros outside x; lanes past `end` are zeros. */
-static void fill_patch(const wino_plan *p, const wnn_window2d *win, size_t in_c, const float *x,
-                       size_t t0, size_t end, size_t ts, float *patch) {
+ * (those < end) of channels [ch0, ch1) into the patch (each at its own
+ * offset), lane l at column l * ts, zeros outside x; lanes past `end` are
+ * zeros. */
+static void fill_patch(const wino_plan *p, const wnn_window2d *win, size_t ch0, size_t ch1,
+                       const float *x, size_t t0, size_t end, size_t ts, float *patch) {
   const size_t a = p->alpha, rs = 4 * a, cs = a * rs;
   const ptrdiff_t ih = (ptrdiff_t)win->in_h, iw = (ptrdiff_t)win->in_w;
   const size_t plane = win->in_h * win->in_w;
   for (size_t l = 0; l < 4; l++) {
     if (t0 + l >= end) {
-      for (size_t c = 0; c < in_c; c++)
+      for (size_t c = ch0; c < ch1; c++)
         for (size_t i = 0; i < a; i++) memset(patch + c * cs + i * rs + l * ts, 0, a * sizeof(float));
       continue;
     }
@@ -197,7 +198,7 @@ static void fill_patch(const wino_plan *p, const wnn_window2d *win, size_t in_c,
     /* Columns [j0, j1) of the window are inside x. */
     const ptrdiff_t j0 = c0 < 0 ? -c0 : 0;
     const ptrdiff_t j1 = c0 + (ptrdiff_t)a > iw ? iw - c0 : (ptrdiff_t)a;
-    for (size_t c = 0; c < in_c; c++) {
+    for (size_t c = ch0; c < ch1; c++) {
       const float *xc = x + c * plane;
       for (size_t i = 0; i < a; i++) {
         float *dst = patch + c * cs + i * rs + l * ts;
@@ -247,6 +248,89 @@ static void weight_rows(void *ctx, size_t c0, size_t c1) {
   j->weight(c1 - c0, j->in_c, j->w + c0 * j->in_c * 9, j->u + c0 * j->in_c, j->u_ps, j->in_c);
 }
 
+/* The input transforms of one block of tiles, by ranges of input channels:
+ * each range writes its own rows of V (and of the patch), so they split over
+ * intra-op threads with no scratch of their own; every element is computed
+ * as in one pass, so the bits do not depend on the split. */
+typedef struct wino_inputs {
+  const wino_plan *p;
+  const wnn_window2d *win;
+  const wino_kernels *k;
+  const float *x;
+  float *v, *patch;
+  size_t t0, tn, tn8;
+} wino_inputs;
+
+static void input_channels(void *ctx, size_t c0, size_t c1) {
+  const wino_inputs *j = ctx;
+  const wino_plan *p = j->p;
+  const wnn_window2d *win = j->win;
+  const size_t a = p->alpha, m = p->m, tb = p->tb, in_plane = win->in_h * win->in_w;
+  const size_t patch_rs = 4 * a, patch_cs = a * patch_rs;
+  const ptrdiff_t ih = (ptrdiff_t)win->in_h, iw = (ptrdiff_t)win->in_w;
+  /* 4 tiles at a time. */
+  for (size_t q = 0; q < j->tn8; q += 4) {
+    const size_t t = j->t0 + q;
+    const int row = quad_in_row(p, t) && q + 4 <= j->tn;
+    ptrdiff_t r0, col0;
+    tile_origin(p, win, t, &r0, &col0);
+    float *vq = j->v + q + c0 * tb;
+    if (row && r0 >= 0 && col0 >= 0 && r0 + (ptrdiff_t)a <= ih &&
+        col0 + (ptrdiff_t)(3 * m + a) <= iw) {
+      j->k->input(c1 - c0, j->x + c0 * in_plane + r0 * iw + col0, in_plane, win->in_w, m, vq,
+                  p->v_ps, tb);
+    } else {
+      const size_t ts = row ? m : a;
+      fill_patch(p, win, c0, c1, j->x, t, j->t0 + j->tn, ts, j->patch);
+      j->k->input(c1 - c0, j->patch + c0 * patch_cs, patch_cs, patch_rs, ts, vq, p->v_ps, tb);
+    }
+  }
+}
+
+/* The output transforms of one block of tiles, by ranges of output channels
+ * (each its own rows of mm, obuf and y). */
+typedef struct wino_outputs {
+  const wino_plan *p;
+  const wnn_window2d *win;
+  const wino_kernels *k;
+  const float *mm, *bias;
+  float *y, *obuf;
+  size_t t0, tn;
+  float min, max;
+} wino_outputs;
+
+static void output_channels(void *ctx, size_t c0, size_t c1) {
+  const wino_outputs *j = ctx;
+  const wino_plan *p = j->p;
+  const wnn_window2d *win = j->win;
+  const size_t m = p->m, tb = p->tb, out_plane = win->out_h * win->out_w;
+  const size_t obuf_rs = 4 * m, obuf_cs = m * obuf_rs;
+  const float *bias = j->bias ? j->bias + c0 : NULL;
+  float *y = j->y + c0 * out_plane, *obuf = j->obuf + c0 * obuf_cs;
+  /* 4 tiles at a time. */
+  for (size_t q = 0; q < j->tn; q += 4) {
+    const size_t t = j->t0 + q;
+    const float *mq = j->mm + q + c0 * tb;
+    const size_t oy = (t / p->tiles_w) * m, ox = (t % p->tiles_w) * m;
+    if (quad_in_row(p, t) && q + 4 <= j->tn && oy + m <= win->out_h &&
+        ox + 4 * m <= win->out_w) {
+      j->k->output(c1 - c0, mq, p->m_ps, tb, bias, y + oy * win->out_w + ox, out_plane,
+                   win->out_w, m, j->min, j->max);
+      continue;
+    }
+    j->k->output(c1 - c0, mq, p->m_ps, tb, bias, obuf, obuf_cs, obuf_rs, m, j->min, j->max);
+    for (size_t l = 0; l < 4 && q + l < j->tn; l++) {
+      const size_t ty = (t + l) / p->tiles_w * m, tx = (t + l) % p->tiles_w * m;
+      const size_t rows = win->out_h - ty < m ? win->out_h - ty : m;
+      const size_t cols = win->out_w - tx < m ? win->out_w - tx : m;
+      for (size_t c = 0; c < c1 - c0; c++)
+        for (size_t i = 0; i < rows; i++)
+          memcpy(y + c * out_plane + (ty + i) * win->out_w + tx,
+                 obuf + c * obuf_cs + i * obuf_rs + l * m, cols * sizeof(float));
+    }
+  }
+}
+
 void wnn_conv_winograd_run_tile(const wnn_window2d *win, size_t in_c, size_t out_c,
                                 const float *x, const float *w, const float *bias, float *y,
                                 float min, float max, void *scratch, wnn_kernels kernels,
@@ -258,12 +342,8 @@ void wnn_conv_winograd_run_tile(const wnn_window2d *win, size_t in_c, size_t out
   float *const s = scratch;
   float *const u = s + p.u, *const v = s + p.v, *const mm = s + p.mm;
   float *const patch = s + p.patch, *const obuf = s + p.obuf;
-  const size_t a = p.alpha, tb = p.tb;
-  const size_t in_plane = win->in_h * win->in_w, out_plane = win->out_h * win->out_w;
+  const size_t tb = p.tb, out_plane = win->out_h * win->out_w;
   const size_t u_ps = p.u_ps, v_ps = p.v_ps, m_ps = p.m_ps;
-  const size_t patch_rs = 4 * a, patch_cs = a * patch_rs;
-  const size_t obuf_rs = 4 * m, obuf_cs = m * obuf_rs;
-  const ptrdiff_t ih = (ptrdiff_t)win->in_h, iw = (ptrdiff_t)win->in_w;
 
   for (size_t o0 = 0; o0 < out_c; o0 += p.ocb) {
     const size_t on = out_c - o0 < p.ocb ? out_c - o0 : p.ocb;
@@ -280,46 +360,17 @@ void wnn_conv_winograd_run_tile(const wnn_window2d *win, size_t in_c, size_t out
        * (a partial load per step), so tiles past tn are zeros, computed and
        * never stored. */
       const size_t tn8 = round_up(tn, 8);
-      /* Input transforms, 4 tiles at a time. */
-      for (size_t q = 0; q < tn8; q += 4) {
-        const size_t t = t0 + q;
-        const int row = quad_in_row(&p, t) && q + 4 <= tn;
-        ptrdiff_t r0, c0;
-        tile_origin(&p, win, t, &r0, &c0);
-        if (row && r0 >= 0 && c0 >= 0 && r0 + (ptrdiff_t)a <= ih &&
-            c0 + (ptrdiff_t)(3 * m + a) <= iw) {
-          k.input(in_c, x + r0 * iw + c0, in_plane, win->in_w, m, v + q, v_ps, tb);
-        } else {
-          const size_t ts = row ? m : a;
-          fill_patch(&p, win, in_c, x, t, t0 + tn, ts, patch);
-          k.input(in_c, patch, patch_cs, patch_rs, ts, v + q, v_ps, tb);
-        }
-      }
+      /* Input transforms; about 16 alpha^2 operations per channel of a tile. */
+      const size_t tile_ops = 16 * p.alpha * p.alpha * tn8 + 1;
+      const wino_inputs ij = {&p, win, &k, x, v, patch, t0, tn, tn8};
+      wnn_parallel_for(in_c, WNN_PARALLEL_MIN_MACS / tile_ops + 1, input_channels, (void *)&ij);
       /* The products, one GEMM per position. */
       const wino_gemms gj = {&gemm, &gp, on, tn8, in_c, tb, u_ps, v_ps, m_ps, u, v, mm};
       wnn_parallel_for(p.npos, WNN_PARALLEL_MIN_MACS / (on * tn8 * in_c + 1) + 1, position_gemms,
                        (void *)&gj);
-      /* Output transforms, 4 tiles at a time. */
-      for (size_t q = 0; q < tn; q += 4) {
-        const size_t t = t0 + q;
-        const size_t oy = (t / p.tiles_w) * m, ox = (t % p.tiles_w) * m;
-        if (quad_in_row(&p, t) && q + 4 <= tn && oy + m <= win->out_h &&
-            ox + 4 * m <= win->out_w) {
-          k.output(on, mm + q, m_ps, tb, bias_o, y_o + oy * win->out_w + ox, out_plane,
-                   win->out_w, m, min, max);
-          continue;
-        }
-        k.output(on, mm + q, m_ps, tb, bias_o, obuf, obuf_cs, obuf_rs, m, min, max);
-        for (size_t l = 0; l < 4 && q + l < tn; l++) {
-          const size_t ty = (t + l) / p.tiles_w * m, tx = (t + l) % p.tiles_w * m;
-          const size_t rows = win->out_h - ty < m ? win->out_h - ty : m;
-          const size_t cols = win->out_w - tx < m ? win->out_w - tx : m;
-          for (size_t c = 0; c < on; c++)
-            for (size_t i = 0; i < rows; i++)
-              memcpy(y_o + c * out_plane + (ty + i) * win->out_w + tx,
-                     obuf + c * obuf_cs + i * obuf_rs + l * m, cols * sizeof(float));
-        }
-      }
+      /* Output transforms, as many operations per channel of a tile. */
+      const wino_outputs oj = {&p, win, &k, mm, bias_o, y_o, obuf, t0, tn, min, max};
+      wnn_parallel_for(on, WNN_PARALLEL_MIN_MACS / tile_ops + 1, output_channels, (void *)&oj);
     }
   }
 }
