@@ -37,6 +37,7 @@ typedef struct wino_kernels {
   wnn_f32_winograd_input_ukernel *input;
   wnn_f32_winograd_weight_ukernel *weight;
   wnn_f32_winograd_output_ukernel *output;
+  wnn_x32_copy2d_ukernel *copy2d; /* the edge tiles' copies in and out */
 } wino_kernels;
 
 typedef struct wino_plan {
@@ -101,6 +102,7 @@ static wino_plan make_plan(const wnn_window2d *win, size_t in_c, size_t out_c, s
 
 static wino_kernels select_kernels(wnn_kernels kernels, size_t m) {
   wino_kernels k;
+  k.copy2d = wnn_select_x32_copy2d(kernels);
 #if defined(__wasm_simd128__)
   if (kernels == WNN_KERNELS_AUTO) {
     if (m == 4) {
@@ -182,15 +184,17 @@ static int quad_in_row(const wino_plan *p, size_t t) {
  * (those < end) of channels [ch0, ch1) into the patch (each at its own
  * offset), lane l at column l * ts, zeros outside x; lanes past `end` are
  * zeros. */
-static void fill_patch(const wino_plan *p, const wnn_window2d *win, size_t ch0, size_t ch1,
-                       const float *x, size_t t0, size_t end, size_t ts, float *patch) {
+static void fill_patch(const wino_plan *p, const wnn_window2d *win, wnn_x32_copy2d_ukernel *copy2d,
+                       size_t ch0, size_t ch1, const float *x, size_t t0, size_t end, size_t ts,
+                       float *patch) {
   const size_t a = p->alpha, rs = 4 * a, cs = a * rs;
   const ptrdiff_t ih = (ptrdiff_t)win->in_h, iw = (ptrdiff_t)win->in_w;
   const size_t plane = win->in_h * win->in_w;
   for (size_t l = 0; l < 4; l++) {
     if (t0 + l >= end) {
       for (size_t c = ch0; c < ch1; c++)
-        for (size_t i = 0; i < a; i++) memset(patch + c * cs + i * rs + l * ts, 0, a * sizeof(float));
+        for (size_t i = 0; i < a; i++)
+          memset(patch + c * cs + i * rs + l * ts, 0, a * sizeof(float));
       continue;
     }
     ptrdiff_t r0, c0;
@@ -198,19 +202,25 @@ static void fill_patch(const wino_plan *p, const wnn_window2d *win, size_t ch0, 
     /* Columns [j0, j1) of the window are inside x. */
     const ptrdiff_t j0 = c0 < 0 ? -c0 : 0;
     const ptrdiff_t j1 = c0 + (ptrdiff_t)a > iw ? iw - c0 : (ptrdiff_t)a;
+    /* Rows [i0, i1) of the window are inside x: one 2-D copy per channel
+     * (a memcpy per row of 4-6 floats cost more than the copying). */
+    const ptrdiff_t i0 = r0 < 0 ? -r0 : 0;
+    const ptrdiff_t i1 = r0 + (ptrdiff_t)a > ih ? ih - r0 : (ptrdiff_t)a;
+    const int inside = i0 < i1 && j0 < j1;
     for (size_t c = ch0; c < ch1; c++) {
-      const float *xc = x + c * plane;
-      for (size_t i = 0; i < a; i++) {
-        float *dst = patch + c * cs + i * rs + l * ts;
-        const ptrdiff_t r = r0 + (ptrdiff_t)i;
-        if (r < 0 || r >= ih || j1 <= j0) {
-          memset(dst, 0, a * sizeof(float));
+      float *dst = patch + c * cs + l * ts;
+      for (ptrdiff_t i = 0; i < (ptrdiff_t)a; i++) {
+        if (!inside || i < i0 || i >= i1) {
+          memset(dst + i * rs, 0, a * sizeof(float));
           continue;
         }
-        for (ptrdiff_t j = 0; j < j0; j++) dst[j] = 0.0f;
-        memcpy(dst + j0, xc + r * iw + c0 + j0, (size_t)(j1 - j0) * sizeof(float));
-        for (ptrdiff_t j = j1; j < (ptrdiff_t)a; j++) dst[j] = 0.0f;
+        for (ptrdiff_t j = 0; j < j0; j++) dst[i * rs + j] = 0.0f;
+        for (ptrdiff_t j = j1; j < (ptrdiff_t)a; j++) dst[i * rs + j] = 0.0f;
       }
+      if (inside)
+        copy2d((size_t)(i1 - i0), (size_t)(j1 - j0),
+               (const uint32_t *)(x + c * plane + (r0 + i0) * iw + c0 + j0), (size_t)iw,
+               (uint32_t *)(dst + i0 * rs + j0), rs);
     }
   }
 }
@@ -281,7 +291,7 @@ static void input_channels(void *ctx, size_t c0, size_t c1) {
                   p->v_ps, tb);
     } else {
       const size_t ts = row ? m : a;
-      fill_patch(p, win, c0, c1, j->x, t, j->t0 + j->tn, ts, j->patch);
+      fill_patch(p, win, j->k->copy2d, c0, c1, j->x, t, j->t0 + j->tn, ts, j->patch);
       j->k->input(c1 - c0, j->patch + c0 * patch_cs, patch_cs, patch_rs, ts, vq, p->v_ps, tb);
     }
   }
@@ -324,9 +334,8 @@ static void output_channels(void *ctx, size_t c0, size_t c1) {
       const size_t rows = win->out_h - ty < m ? win->out_h - ty : m;
       const size_t cols = win->out_w - tx < m ? win->out_w - tx : m;
       for (size_t c = 0; c < c1 - c0; c++)
-        for (size_t i = 0; i < rows; i++)
-          memcpy(y + c * out_plane + (ty + i) * win->out_w + tx,
-                 obuf + c * obuf_cs + i * obuf_rs + l * m, cols * sizeof(float));
+        j->k->copy2d(rows, cols, (const uint32_t *)(obuf + c * obuf_cs + l * m), obuf_rs,
+                     (uint32_t *)(y + c * out_plane + ty * win->out_w + tx), win->out_w);
     }
   }
 }
