@@ -102,8 +102,12 @@ for f in dist/wnn.wasm dist/wnn-full.wasm dist/wnn-scalar.wasm dist/wnn-mt.wasm 
   gz=$(gzip -9 -c "$f" | wc -c)
   note=""
   if [ "$f" = dist/wnn.wasm ]; then
-    note=$(printf '  %3d%% / %3d%% of budget' $((raw * 100 / budget_raw)) $((gz * 100 / budget_gz)))
-    if [ "$raw" -gt "$budget_raw" ] || [ "$gz" -gt "$budget_gz" ]; then note="$note  OVER BUDGET"; fi
+    # Node's zlib at level 9 (what bench/run.mjs measures, and closer to what
+    # a web server's zlib sends) packs it about 1 % larger than GNU gzip -9:
+    # the budget holds for both.
+    zl=$(node -e 'process.stdout.write(String(require("zlib").gzipSync(require("fs").readFileSync(process.argv[1]), {level: 9}).length))' "$f" 2>/dev/null || echo 0)
+    note=$(printf '  %3d%% / %3d%% of budget (zlib -9: %d)' $((raw * 100 / budget_raw)) $((gz * 100 / budget_gz)) "$zl")
+    if [ "$raw" -gt "$budget_raw" ] || [ "$gz" -gt "$budget_gz" ] || [ "$zl" -gt "$budget_gz" ]; then note="$note  OVER BUDGET"; fi
   fi
   printf '%-22s %8d raw %8d gzip%s\n' "$f" "$raw" "$gz" "$note"
 done

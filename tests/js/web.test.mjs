@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -204,6 +205,16 @@ function runFixture(x, dir, name) {
 
 // The debug executor's functions (wasm/exports-debug.txt) are the C API's too.
 const debugNames = () => readNames('exports-debug.txt');
+
+// The size budget of the module every page loads (issues 4, 11, 15-17: 400 KB raw, 140 KB
+// gzip; KB = 1024 B), with Node's zlib at level 9: about 1 % larger than GNU gzip -9, which
+// scripts/build.sh prints too, so the budget holds for both.
+test('dist/wnn.wasm stays within its size budget', () => {
+  const bytes = fs.readFileSync(rel('dist/wnn.wasm'));
+  const gz = zlib.gzipSync(bytes, { level: 9 }).length;
+  assert.ok(bytes.length <= 400 * 1024, `dist/wnn.wasm is ${bytes.length} bytes raw, over 409600`);
+  assert.ok(gz <= 140 * 1024, `dist/wnn.wasm is ${gz} bytes gzipped (zlib level 9), over 143360`);
+});
 
 test('wasm/exports-api.txt and exports-debug.txt list exactly the functions of include/wnn.h', () => {
   const api = [...readNames('exports-api.txt'), ...debugNames().filter((n) => !n.startsWith('wnn_web_'))];
