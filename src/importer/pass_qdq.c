@@ -820,9 +820,9 @@ static bool lut_visit(const wnn_ir_graph *g, lut *L, int v) {
     /* DQ(Q(op(...))): an inner pair when the Q is read only here and the
      * chain goes on through it; else this DQ is a root. */
     if (pq >= 0 && single_reader(g, dp.q) && q_params(g, &g->nodes[pq], &ys, &yzp, &ydt)) {
-      const lut saved = *L;
+      const lut before = *L;
       if (lut_visit(g, L, dp.q)) return true;
-      *L = saved;
+      *L = before;
     }
     if (constant(g, dp.q)) return false;
     if (L->x < 0) L->x = dp.q;
