@@ -191,7 +191,7 @@ wnn_status wnn_conv_prepare(wnn_prepare_ctx *ctx) {
      * plan of the artifact. */
     const size_t kt = tile_pixels(k, pixels), tile = kt < p->tile ? kt : p->tile;
     const size_t pack = wnn_f32_gemm_pack_bytes(p->out_c / p->group, tile, k);
-    if (pack && (!ctx->scratch_capped || pack <= ctx->scratch_cap)) {
+    if (pack && wnn_scratch_fits(ctx, pack)) {
       p->tile = tile, p->pack = true;
       ctx->scratch_bytes = pack;
     }

@@ -143,7 +143,7 @@ wnn_status wnn_matmul_prepare(wnn_prepare_ctx *ctx) {
   p->gemm = wnn_select_f32_gemm(ctx->kernels);
   /* An artifact planned by an older writer keeps the unpacked path. */
   const size_t pack = wnn_f32_gemm_pack_bytes(p->m, p->n, p->k);
-  if (pack && (!ctx->scratch_capped || pack <= ctx->scratch_cap)) {
+  if (pack && wnn_scratch_fits(ctx, pack)) {
     p->pack = true;
     ctx->scratch_bytes = pack;
   }

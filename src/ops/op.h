@@ -59,6 +59,13 @@ typedef struct wnn_prepare_ctx {
   size_t scratch_cap;
 } wnn_prepare_ctx;
 
+/* Whether prepare may ask for `bytes` of scratch for a faster path: always
+ * while planning; when loading, only within what the artifact's plan gave the
+ * node (scratch_cap above). */
+static inline bool wnn_scratch_fits(const wnn_prepare_ctx *ctx, uint64_t bytes) {
+  return !ctx->scratch_capped || bytes <= ctx->scratch_cap;
+}
+
 /* A tensor at run time. Shapes are those prepare saw. */
 typedef struct wnn_tensor {
   void *data;

@@ -204,7 +204,7 @@ static void qmatmul_fast_prepare(wnn_prepare_ctx *ctx, wnn_qmatmul_params *p, qm
         (!scratch_piece(&total, m * n * 4, &p->s_acc) || !scratch_piece(&total, n * 4, &p->s_mult)))
       continue;
     /* An artifact planned by an older writer keeps the path it planned for. */
-    if (ctx->scratch_capped && total > ctx->scratch_cap) continue;
+    if (!wnn_scratch_fits(ctx, total)) continue;
     p->gemm = wnn_select_qs8_gemm(ctx->kernels);
     p->fast = true;
     p->fold = fold;
