@@ -11,7 +11,17 @@ set(CMAKE_SYSTEM_NAME WASI)
 set(CMAKE_SYSTEM_VERSION 1)
 set(CMAKE_SYSTEM_PROCESSOR wasm32)
 
-set(CMAKE_C_COMPILER clang)
+# WNN_WASI_RELAXED (the wasi-relaxed preset): the kernel tests of
+# dist/wnn-relaxed.wasm's kernels, compiled by clang-19 with -mrelaxed-simd
+# (clang 14 cannot encode relaxed SIMD) and run by Node with
+# --experimental-wasm-relaxed-simd. Linked at -O0: an optimized link makes
+# clang-19 run binaryen's wasm-opt, and Debian's (108) cannot read the final
+# relaxed SIMD opcodes (the code itself is compiled at the preset's -O2).
+if(WNN_WASI_RELAXED)
+  set(CMAKE_C_COMPILER clang-19)
+else()
+  set(CMAKE_C_COMPILER clang)
+endif()
 set(CMAKE_C_COMPILER_TARGET wasm32-wasi)
 # GNU ar cannot index wasm objects; wasm-ld needs the index.
 find_program(WNN_LLVM_AR NAMES llvm-ar-14 llvm-ar REQUIRED)
@@ -38,4 +48,10 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 
 # ctest runs every test program as `node wasm/run-wasi.mjs PROGRAM.wasm ARGS`.
 get_filename_component(WNN_RUN_WASI "${CMAKE_CURRENT_LIST_DIR}/../wasm/run-wasi.mjs" ABSOLUTE)
-set(CMAKE_CROSSCOMPILING_EMULATOR "node;${WNN_RUN_WASI}")
+if(WNN_WASI_RELAXED)
+  set(CMAKE_CROSSCOMPILING_EMULATOR "node;--experimental-wasm-relaxed-simd;${WNN_RUN_WASI}")
+  add_compile_options(-mrelaxed-simd)
+  add_link_options(-O0)
+else()
+  set(CMAKE_CROSSCOMPILING_EMULATOR "node;${WNN_RUN_WASI}")
+endif()

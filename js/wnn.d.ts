@@ -67,7 +67,8 @@ export type Source = string | URL | Request | Response | ArrayBuffer | Uint8Arra
 
 export interface LoadOptions {
   /** The runtime: a precompiled module (required on Cloudflare Workers), a URL or bytes.
-   *  Default: this package's dist/wnn.wasm, or dist/wnn-scalar.wasm where SIMD128 is missing;
+   *  Default: this package's dist/wnn-relaxed.wasm where the engine has relaxed SIMD (results within
+   *  FMA rounding of dist/wnn.wasm's), else dist/wnn.wasm, or dist/wnn-scalar.wasm where SIMD128 is missing;
    *  an artifact using one of the rare ops dist/wnn.wasm leaves out loads in dist/wnn-full.wasm.
    *  Every model loaded with the same module shares one instance. */
   wasm?: WebAssembly.Module | Source | Promise<Response>;
@@ -210,6 +211,8 @@ export class Model {
   createExecutor(options?: { debug?: boolean; threads?: number }): Executor;
   /** Threads each run of its executors uses (load's options.threads where threads run, else 1). */
   readonly threads: number;
+  /** The instruction set of the wasm module the model runs in. */
+  readonly isa: 'relaxed-simd' | 'simd128' | 'scalar';
   /** dist/wnn-mt.wasm: bytes its heap has in use on every thread; null in the other modules. */
   readonly heapUsed: number | null;
   /** For a worker of this host: attach(shared) there gives a Model on the same weights (one copy,
@@ -301,6 +304,9 @@ export function version(options?: Pick<LoadOptions, 'wasm'>): Promise<string>;
 
 /** Whether this engine supports WebAssembly SIMD128. */
 export function simdSupported(): boolean;
+
+/** Whether this engine supports WebAssembly relaxed SIMD (dist/wnn-relaxed.wasm, the default there). */
+export function relaxedSimdSupported(): boolean;
 
 /** Whether this host runs dist/wnn-mt.wasm: SIMD128, shared memory (a cross-origin isolated page)
  *  and workers (worker_threads in Node, Deno and Bun; Web Workers in browsers). */

@@ -296,8 +296,41 @@ const SIMD_PROBE = new Uint8Array([
 /** True when this engine runs WebAssembly SIMD128 (so dist/wnn.wasm loads). */
 export const simdSupported = () => WebAssembly.validate(SIMD_PROBE);
 
+// A module with one function returning f32x4.relaxed_madd of three v128
+// constants: valid only where the engine has relaxed SIMD (Chromium 114+,
+// Deno, Node 22+; Node 20 with --experimental-wasm-relaxed-simd).
+const V128_ZERO = [0xfd, 0x0c, ...new Array(16).fill(0)];
+const RELAXED_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, // magic, version
+  1, 5, 1, 0x60, 0, 1, 0x7b, // type section: () -> v128
+  3, 2, 1, 0, // function section
+  10, 61, 1, 59, 0, ...V128_ZERO, ...V128_ZERO, ...V128_ZERO, 0xfd, 0x85, 0x02, 0x0b, // relaxed_madd; end
+]);
+
+/** True when this engine runs WebAssembly relaxed SIMD (so dist/wnn-relaxed.wasm loads). */
+export const relaxedSimdSupported = () => WebAssembly.validate(RELAXED_PROBE);
+
 const defaultWasmUrl = (simd) =>
   new URL(simd ? '../dist/wnn.wasm' : '../dist/wnn-scalar.wasm', import.meta.url);
+// dist/wnn.wasm's runtime with relaxed SIMD's multiply-add in the GEMM and
+// depthwise kernels (docs/build.md, "The relaxed SIMD module"): the default
+// where the engine has relaxed SIMD, unless it is missing from the package.
+const relaxedWasmUrl = () => new URL('../dist/wnn-relaxed.wasm', import.meta.url);
+
+// The default single-threaded module, compiled: dist/wnn-relaxed.wasm where
+// the engine runs it, else dist/wnn.wasm (dist/wnn-scalar.wasm without
+// SIMD128).
+async function compileDefault() {
+  if (relaxedSimdSupported()) {
+    try {
+      return await compileFrom(relaxedWasmUrl());
+    } catch {
+      // Not in this package (a build without the web-relaxed preset), or not
+      // readable from here: the SIMD128 module computes the same model.
+    }
+  }
+  return compileFrom(defaultWasmUrl(simdSupported()));
+}
 // dist/wnn.wasm carries the common ops; an artifact using one it leaves out
 // (docs/build.md, "Core and full web modules") loads in this one.
 const fullWasmUrl = () => new URL('../dist/wnn-full.wasm', import.meta.url);
@@ -322,7 +355,7 @@ async function compileFrom(source) {
 
 // The runtime of options.wasm, or of the default module: with threads
 // (undefined: the host's default) dist/wnn-mt.wasm where this host runs it,
-// else dist/wnn.wasm (or dist/wnn-scalar.wasm without SIMD128). A module that
+// else compileDefault()'s. A module that
 // imports its memory is a threaded one.
 async function runtimeFor(wasmOption, threads) {
   if (wasmOption === undefined && threads !== 1 && simdSupported()) {
@@ -338,7 +371,7 @@ async function runtimeFor(wasmOption, threads) {
       }
     }
   }
-  const module = await compileFrom(wasmOption ?? defaultWasmUrl(simdSupported()));
+  const module = await (wasmOption === undefined ? compileDefault() : compileFrom(wasmOption));
   if (WebAssembly.Module.imports(module).some((i) => i.kind === 'memory')) {
     const host = await threadHost();
     if (!host) fail('WNN_ERR_UNSUPPORTED', 'options.wasm is the threaded module (dist/wnn-mt.wasm), which needs shared memory and workers: this host has not both (a page needs cross-origin isolation)');
@@ -693,7 +726,8 @@ class Runtime {
 /**
  * Loads a .wnn artifact. `source`: URL string or URL, Request, Response (or a
  * promise of one), ArrayBuffer or Uint8Array. Options: wasm (a
- * WebAssembly.Module, URL or bytes; default this package's dist/wnn.wasm, or
+ * WebAssembly.Module, URL or bytes; default this package's dist/wnn-relaxed.wasm
+ * where the engine has relaxed SIMD, else dist/wnn.wasm, or
  * dist/wnn-full.wasm for an artifact using an op dist/wnn.wasm leaves out, or
  * dist/wnn-scalar.wasm without SIMD128), onProgress(loaded, total),
  * kernels ('auto' | 'scalar'), verifyChecksum (default true), convert (the
@@ -1240,6 +1274,8 @@ let executorWrite;
 let modelMap; // Model -> its map (load's options.map), or null
 let executorResize;
 
+const ISA_NAMES = ['scalar', 'simd128', 'relaxed-simd'];
+
 export class Model {
   #rt; #handle; #data; #params; #executors = new Set(); #in; #out; #map; #refs = 0;
 
@@ -1253,6 +1289,9 @@ export class Model {
     /** Threads each run uses (load's options.threads where the threaded
      * module runs, else 1: docs/threads.md). */
     this.threads = threads;
+    /** The instruction set of the wasm module the model runs in:
+     * 'relaxed-simd' (dist/wnn-relaxed.wasm), 'simd128' or 'scalar'. */
+    this.isa = ISA_NAMES[rt.x.wnn_web_isa()];
     this.#handle = handle;
     this.#data = data;
     this.#params = params;

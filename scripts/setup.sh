@@ -39,7 +39,10 @@ is_root() { [ "$(id -u)" -eq 0 ]; }
 # runs for --target=wasm32-wasi; lld provides the unversioned /usr/bin/wasm-ld.
 # wasi-libc and libclang-rt-14-dev-wasm32 are the WASI SDK's libc and
 # compiler-rt builtins; llvm-14 gives llvm-ar-14 (GNU ar cannot index wasm
-# objects); binaryen gives wasm-opt, wabt gives wasm-objdump.
+# objects); binaryen gives wasm-opt, wabt gives wasm-objdump. clang-19,
+# lld-19 and llvm-19 build dist/wnn-relaxed.wasm (emcc driving them: clang 14
+# cannot encode relaxed SIMD), libclang-rt-19-dev-wasm32 the relaxed kernel
+# benchmark (bench/kernels/run-wasm.sh).
 # The importer parses ONNX with protobuf-c (C code generated at build time from
 # the onnx.proto in libonnx-dev); libonnx-testdata is the ONNX conformance
 # suite; chromium runs the browser example headless. tests/torch/export.py
@@ -51,7 +54,7 @@ PACKAGES=(
   cmake ninja-build clang lld lld-14 llvm-14 wasi-libc libclang-rt-14-dev-wasm32
   emscripten binaryen wabt libcjson-dev libdlpack-dev dpkg-dev gzip nodejs npm libclang-rt-14-dev
   libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata chromium
-  liblz4-dev libzstd-dev
+  liblz4-dev libzstd-dev clang-19 lld-19 llvm-19 libclang-rt-19-dev-wasm32
   python3-torch python3-torchvision python3-onnx python3-skimage
 )
 

@@ -3,6 +3,7 @@
 #   setup (Debian packages, .deps/) -> build (all presets) ->
 #   ctest in build/native, build/asan (gcc's ASan+UBSan), build/asan-clang
 #   (clang's) and build/wasi (the same C tests as WASI modules under Node) ->
+#   the kernel and op tests with relaxed SIMD (build/wasi-relaxed) ->
 #   the thread tests under ThreadSanitizer (build/tsan) -> the fuzz harnesses
 #   in their short mode (scripts/fuzz.sh --short: a fixed number of runs each,
 #   and every committed regression input) -> build/fixtures via
@@ -55,6 +56,22 @@ tsan_tests() {
     ctest --test-dir build/tsan --output-on-failure -R '^unit/test_(intra_)?threads$'
 }
 
+# dist/wnn-relaxed.wasm's kernels under WASI: the kernel and op tests built
+# by clang-19 with -mrelaxed-simd (the wasi-relaxed preset: only those
+# targets), run by Node with relaxed SIMD on. Left out: ops/test_conv and
+# ops/test_quant_nbits, whose fixed tolerances assume the unfused sums of the
+# other builds (docs/kernels.md, "Relaxed SIMD").
+relaxed_tests() {
+  cmake --preset wasi-relaxed >build/configure-wasi-relaxed.log 2>&1 || { cat build/configure-wasi-relaxed.log; return 1; }
+  local targets=() f
+  for f in tests/kernels/test_*.c tests/ops/test_*.c; do
+    targets+=("test_$(basename "$(dirname "$f")")_$(basename "$f" .c)")
+  done
+  cmake --build --preset wasi-relaxed --target "${targets[@]}" || return 1
+  ctest --test-dir build/wasi-relaxed --output-on-failure -j2 -L '^(kernels|ops)$' \
+    -E '^ops/(test_conv|test_quant_nbits)$'
+}
+
 fixtures() {
   if [ -x build/native/make_fixtures ]; then
     rm -rf build/fixtures
@@ -94,6 +111,7 @@ step "ctest native" ctest_in native
 step "ctest asan" ctest_in asan
 step "ctest asan-clang" ctest_in asan-clang
 step "ctest wasi (node)" ctest_in wasi
+step "ctest wasi-relaxed" relaxed_tests
 step "tsan threads" tsan_tests
 if [ -f scripts/fuzz.sh ]; then
   step "fuzz (short)" bash scripts/fuzz.sh --short

@@ -37,6 +37,19 @@ enum { WNN_WEB_INPUT = 0, WNN_WEB_OUTPUT = 1, WNN_WEB_PARAM = 2 };
  * WNN_LOAD_*, kernels a wnn_kernels; the allocator is the C library's. With
  * params (a handle from wnn_web_params_load, or 0) it is
  * wnn_model_load_with_params. */
+/* The instruction set this module's kernels were compiled for (model.isa in
+ * js/wnn.js): 0 portable (dist/wnn-scalar.wasm), 1 SIMD128, 2 SIMD128 with
+ * relaxed SIMD (dist/wnn-relaxed.wasm). */
+int wnn_web_isa(void) {
+#if defined(__wasm_relaxed_simd__)
+  return 2;
+#elif defined(__wasm_simd128__)
+  return 1;
+#else
+  return 0;
+#endif
+}
+
 wnn_status wnn_web_model_load(const void *data, size_t size, wnn_params *params, unsigned flags,
                               int kernels, wnn_model **out) {
   wnn_load_options options = {flags, (wnn_kernels)kernels, NULL};

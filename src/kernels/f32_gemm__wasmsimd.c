@@ -6,7 +6,9 @@
  *
  * Bitwise identical to wnn_f32_gemm_bs_4x4__scalar: every output element is
  * summed from 0 over k in increasing order, one rounded multiply and one
- * rounded add per step (wasm SIMD128 has no fused multiply-add), and the
+ * rounded add per step (wasm SIMD128 has no fused multiply-add; in
+ * dist/wnn-relaxed.wasm the step is relaxed SIMD's, fused where the CPU can:
+ * wasmsimd_madd.h), and the
  * epilogue does the same operations in the same order (alpha * acc + bias,
  * + beta * c, then the clamp by comparisons: pmax/pmin are exactly
  * `v < lo ? lo : v` and `hi < v ? hi : v`, so NaN passes through).
@@ -35,6 +37,7 @@
 #include <wasm_simd128.h>
 
 #include "kernels/kernels.h"
+#include "kernels/wasmsimd_madd.h"
 
 typedef struct epilogue {
   v128_t alpha, beta, lo, hi;
@@ -90,7 +93,7 @@ static inline __attribute__((always_inline)) void store_row(float *c, const v128
   }
 }
 
-#define MADD(acc, a, b) acc = wasm_f32x4_add(acc, wasm_f32x4_mul(a, b))
+#define MADD(acc, a, b) acc = wnn_f32x4_madd(acc, a, b)
 
 /* The tiles are inlined into each variant's loop over the panel, and their k
  * loops count down: one general register fewer for V8 to keep live beside
@@ -266,6 +269,14 @@ TILE tile_gather(size_t mr, size_t nr, size_t k, const float *a, size_t a_rs, si
  * (mr <= 4; `rows` is 4 or 1, a constant after inlining), columns past nr
  * (nr <= 4) alias column 0. Four k at a time: load 4 consecutive k of each
  * column and transpose, so that kq holds step q of the 4 columns. */
+/* A single row's tile is one chain of dependent multiply-adds: a fused one
+ * waits for the previous one's whole latency (4 cycles on recent x86, where
+ * an add takes 2-3), and the relaxed build ran M = 1 transB GEMMs 2x slower
+ * with it (bench/kernels, "fully connected (Gemm transB)"). So that tile
+ * keeps the separate multiply and add in every build. */
+#define MADD_T(acc, a, b)                                                              \
+  acc = rows == 1 ? wasm_f32x4_add(acc, wasm_f32x4_mul(a, b)) : wnn_f32x4_madd(acc, a, b)
+
 TILE tile_t(size_t rows, size_t mr, size_t nr, size_t k, const float *a, size_t a_rs,
             size_t a_cs, const float *b, size_t b_cs, const float *bias, float *c, size_t c_rs,
             const epilogue *e) {
@@ -289,15 +300,15 @@ TILE tile_t(size_t rows, size_t mr, size_t nr, size_t k, const float *a, size_t 
     const v128_t k3 = wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7);
     for (size_t i = 0; i < rows; i++) {
       const float *ai = ar[i] + q * a_cs;
-      MADD(acc[i], wasm_v128_load32_splat(ai), k0);
-      MADD(acc[i], wasm_v128_load32_splat(ai + a_cs), k1);
-      MADD(acc[i], wasm_v128_load32_splat(ai + 2 * a_cs), k2);
-      MADD(acc[i], wasm_v128_load32_splat(ai + 3 * a_cs), k3);
+      MADD_T(acc[i], wasm_v128_load32_splat(ai), k0);
+      MADD_T(acc[i], wasm_v128_load32_splat(ai + a_cs), k1);
+      MADD_T(acc[i], wasm_v128_load32_splat(ai + 2 * a_cs), k2);
+      MADD_T(acc[i], wasm_v128_load32_splat(ai + 3 * a_cs), k3);
     }
   }
   for (; q < k; q++) {
     const v128_t kq = wasm_f32x4_make(b0[q], b1[q], b2[q], b3[q]);
-    for (size_t i = 0; i < rows; i++) MADD(acc[i], wasm_v128_load32_splat(ar[i] + q * a_cs), kq);
+    for (size_t i = 0; i < rows; i++) MADD_T(acc[i], wasm_v128_load32_splat(ar[i] + q * a_cs), kq);
   }
   for (size_t i = 0; i < mr; i++)
     store_row(c + i * c_rs, &acc[i], 1, nr, bias ? bias[i] : 0.0f, e);

@@ -69,7 +69,7 @@ async function expectedReport(host) {
 // A fresh project with the packed tarball installed, and data/ holding the
 // fixture under the names examples/prepare.mjs gives it.
 function freshProject(t) {
-  for (const f of ['dist/wnn.wasm', 'dist/wnn-scalar.wasm']) assert.ok(fs.existsSync(path.join(root, f)), `${f} missing: npm run build`);
+  for (const f of ['dist/wnn.wasm', 'dist/wnn-relaxed.wasm', 'dist/wnn-scalar.wasm']) assert.ok(fs.existsSync(path.join(root, f)), `${f} missing: npm run build`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wnn-examples-'));
   t.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
   const env = { npm_config_cache: path.join(tmp, 'npm-cache'), npm_config_update_notifier: 'false' };
@@ -177,7 +177,7 @@ test('examples/browser serves the installed package and runs from it', async (t)
     const r = await fetch(base + p);
     return { status: r.status, type: r.headers.get('content-type'), body: new Uint8Array(await r.arrayBuffer()) };
   };
-  for (const f of ['js/wnn.js', 'js/io.js', 'dist/wnn.wasm', 'dist/wnn-scalar.wasm']) {
+  for (const f of ['js/wnn.js', 'js/io.js', 'dist/wnn.wasm', 'dist/wnn-relaxed.wasm', 'dist/wnn-scalar.wasm']) {
     const r = await get(`/${f}`);
     assert.equal(r.status, 200, f);
     assert.deepEqual(r.body, new Uint8Array(fs.readFileSync(path.join(installed, f))), `/${f} is the installed package's ${f}`);
@@ -199,7 +199,8 @@ test('examples/browser serves the installed package and runs from it', async (t)
   const [status, text, report] = await page.evaluate(() => [document.body.dataset.status, document.getElementById('result').textContent, window.wnnReport]);
   assert.equal(status, 'done', `${text}\n${problems.join('\n')}`);
   assert.deepEqual(problems, []);
-  for (const p of ['/js/wnn.js', '/js/io.js', '/dist/wnn.wasm', '/build/examples/model.wnn', '/build/examples/input_0.npy']) {
+  // Chromium has relaxed SIMD: load() picks dist/wnn-relaxed.wasm there.
+  for (const p of ['/js/wnn.js', '/js/io.js', '/dist/wnn-relaxed.wasm', '/build/examples/model.wnn', '/build/examples/input_0.npy']) {
     assert.ok(requested.includes(p), `the page fetched ${p}: ${requested.join(' ')}`);
   }
   sameReport(report, await expectedReport('browser'));
