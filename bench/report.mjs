@@ -23,16 +23,17 @@ export function renderMarkdown(r) {
   L.push('');
 
   L.push('## Latency (ms per inference)', '');
-  L.push('| model | wnn median | wnn min | ORT-web median | ORT-web min | ORT-node median | ORT-node min | wnn / ORT-web | wnn / ORT-node |');
-  L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  L.push('wnn: dist/wnn.wasm (SIMD128); wnn-relaxed: dist/wnn-relaxed.wasm (relaxed SIMD\'s multiply-add), in a Node run with --experimental-wasm-relaxed-simd.', '');
+  L.push('| model | wnn median | wnn min | wnn-relaxed median | ORT-web median | ORT-web min | ORT-node median | ORT-node min | wnn / ORT-web | wnn / ORT-node | wnn-relaxed / ORT-web | wnn-relaxed / wnn |');
+  L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const m of r.models) {
-    if (m.skipped) { L.push(`| ${m.name} | skipped: ${esc(m.skipped)} ||||||||`); continue; }
-    const w = m.results.wnn, web = m.results['ort-web'], nat = m.results['ort-node'];
+    if (m.skipped) { L.push(`| ${m.name} | skipped: ${esc(m.skipped)} |||||||||||`); continue; }
+    const w = m.results.wnn, web = m.results['ort-web'], nat = m.results['ort-node'], rx = m.results['wnn-relaxed'] ?? { error: 'not run' };
     const cell = (q, k) => (q.error ? `error: ${esc(q.error)}` : ms(q[k]));
-    L.push(`| ${m.name} | ${ms(w.medianMs)} | ${ms(w.minMs)} | ${cell(web, 'medianMs')} | ${web.error ? '' : ms(web.minMs)} | ${cell(nat, 'medianMs')} | ${nat.error ? '' : ms(nat.minMs)} | ${x(m.ratios.latencyVsWeb)} | ${x(m.ratios.latencyVsNode)} |`);
+    L.push(`| ${m.name} | ${ms(w.medianMs)} | ${ms(w.minMs)} | ${cell(rx, 'medianMs')} | ${cell(web, 'medianMs')} | ${web.error ? '' : ms(web.minMs)} | ${cell(nat, 'medianMs')} | ${nat.error ? '' : ms(nat.minMs)} | ${x(m.ratios.latencyVsWeb)} | ${x(m.ratios.latencyVsNode)} | ${x(m.ratios.relaxedVsWeb)} | ${x(m.ratios.relaxedVsWnn)} |`);
   }
   const s = r.summary;
-  L.push(`| **geometric mean** | | | | | | | **${x(s.latencyGeomeanVsWeb)}** | **${x(s.latencyGeomeanVsNode)}** |`, '');
+  L.push(`| **geometric mean** | | | | | | | | **${x(s.latencyGeomeanVsWeb)}** | **${x(s.latencyGeomeanVsNode)}** | **${x(s.relaxedGeomeanVsWeb)}** (float) | **${x(s.relaxedGeomeanVsWnn)}** (float) |`, '');
   for (const m of r.models) if (m.note) L.push(`- ${m.name}: ${m.note}.`);
   if (r.models.some((m) => m.note)) L.push('');
   L.push('Conversions: ' + r.models.map((m) => `\`${m.convert.command}\``).join('; ') + '.', '');

@@ -98,8 +98,10 @@ const loadavg = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(
 const loadBefore = loadavg();
 
 // -------------------------------------------------------------- one model
+// wnn-relaxed (dist/wnn-relaxed.wasm) runs in a Node with relaxed SIMD on.
+const NODE_FLAGS = { 'wnn-relaxed': ['--experimental-wasm-relaxed-simd'] };
 function runOne(runtime, file, dataDir) {
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'bench/runner.mjs'), runtime, file, dataDir, String(opt.runs), String(opt.warmups)],
+  const r = spawnSync(process.execPath, [...(NODE_FLAGS[runtime] ?? []), path.join(ROOT, 'bench/runner.mjs'), runtime, file, dataDir, String(opt.runs), String(opt.warmups)],
     { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24, timeout: 15 * 60 * 1000 });
   const line = (r.stdout || '').trim().split('\n').pop();
   try {
@@ -170,15 +172,18 @@ for (const { name, dir, source } of selected) {
   m.files = { wnn: c.file, onnx, data };
   const wnn = runOne('wnn', c.file, data);
   if (wnn.error) { m.skipped = `wnn fails to run it: ${wnn.error}`; log(`   skipped: ${m.skipped}`); continue; }
-  m.results = { wnn, 'ort-web': runOne('ort-web', onnx, data), 'ort-node': runOne('ort-node', onnx, data) };
+  m.results = { wnn, 'wnn-relaxed': runOne('wnn-relaxed', c.file, data), 'ort-web': runOne('ort-web', onnx, data), 'ort-node': runOne('ort-node', onnx, data) };
   for (const r of Object.values(m.results)) {
     if (r.error) { log(`   ${r.runtime}: error: ${r.error}`); continue; }
     r.matchesExpected = close(r, expectedMax);
     log(`   ${r.runtime.padEnd(8)} median ${r.medianMs.toFixed(3)} ms  min ${r.minMs.toFixed(3)} ms  load ${r.loadMs.toFixed(1)} ms  wasm memory ${r.wasmMemoryBytes ?? '-'}  max|diff| ${r.maxAbsDiff}`);
   }
-  const w = m.results.wnn, web = m.results['ort-web'], nat = m.results['ort-node'];
+  const w = m.results.wnn, web = m.results['ort-web'], nat = m.results['ort-node'], rx = m.results['wnn-relaxed'];
   const ratio = (a, b) => (a != null && b != null && !w.error && b > 0 ? +(a / b).toFixed(4) : null);
   m.ratios = {
+    relaxedVsWnn: rx.error ? null : ratio(rx.medianMs, w.medianMs),
+    relaxedVsWeb: rx.error || web.error ? null : ratio(rx.medianMs, web.medianMs),
+    relaxedVsNode: rx.error || nat.error ? null : ratio(rx.medianMs, nat.medianMs),
     latencyVsWeb: web.error ? null : ratio(w.medianMs, web.medianMs),
     latencyVsNode: nat.error ? null : ratio(w.medianMs, nat.medianMs),
     loadVsWeb: web.error ? null : ratio(w.loadMs, web.loadMs),
@@ -196,6 +201,7 @@ const ORT_DIST = path.join(ROOT, 'node_modules/onnxruntime-web/dist');
 const sizes = [
   sizeOf(path.join(ROOT, 'dist/wnn.wasm'), 'wnn', 'wasm (SIMD128)'),
   sizeOf(path.join(ROOT, 'dist/wnn-scalar.wasm'), 'wnn', 'wasm (fallback without SIMD128)'),
+  ...(fs.existsSync(path.join(ROOT, 'dist/wnn-relaxed.wasm')) ? [sizeOf(path.join(ROOT, 'dist/wnn-relaxed.wasm'), 'wnn', 'wasm (SIMD128 + relaxed SIMD: the default where the engine has it)')] : []),
   ...(fs.existsSync(path.join(ROOT, 'dist/wnn-mt.wasm')) ? [sizeOf(path.join(ROOT, 'dist/wnn-mt.wasm'), 'wnn', 'wasm (SIMD128, threads: load with threads > 1)')] : []),
   sizeOf(path.join(ROOT, 'js/wnn.js'), 'wnn', 'JS'),
   sizeOf(path.join(ORT_DIST, 'ort-wasm-simd-threaded.wasm'), 'ort-web', 'wasm (SIMD; the wasm backend with 1 or more threads)'),
@@ -244,6 +250,12 @@ const summary = {
   loadWorstVsWeb: ran.length ? Math.max(...ran.map((m) => m.ratios.loadVsWeb)) : null,
   warmLoadGeomeanVsWeb: geomean(ran.map((m) => m.ratios.warmLoadVsWeb)),
   memoryGeomeanVsWeb: geomean(ran.filter((m) => m.ratios.memoryVsWeb != null).map((m) => m.ratios.memoryVsWeb)),
+  // dist/wnn-relaxed.wasm (issue 16 §3), on the float models (the quantized
+  // ones' integer kernels are the same in both modules).
+  relaxedGeomeanVsWnn: geomean(ran.filter((m) => !m.quantized && m.ratios.relaxedVsWnn != null).map((m) => m.ratios.relaxedVsWnn)),
+  relaxedGeomeanVsWeb: geomean(ran.filter((m) => !m.quantized && m.ratios.relaxedVsWeb != null).map((m) => m.ratios.relaxedVsWeb)),
+  relaxedWorstVsWeb: ran.some((m) => !m.quantized && m.ratios.relaxedVsWeb != null) ? Math.max(...ran.filter((m) => !m.quantized && m.ratios.relaxedVsWeb != null).map((m) => m.ratios.relaxedVsWeb)) : null,
+  relaxedGeomeanVsNode: geomean(ran.filter((m) => !m.quantized && m.ratios.relaxedVsNode != null).map((m) => m.ratios.relaxedVsNode)),
   memoryWorstVsWeb: ran.some((m) => m.ratios.memoryVsWeb != null) ? Math.max(...ran.filter((m) => m.ratios.memoryVsWeb != null).map((m) => m.ratios.memoryVsWeb)) : null,
   wasmBytes: wnnWasm.bytes, wasmGzipBytes: wnnWasm.gzipBytes,
   gemmOfPeak: gemm && !gemm.error ? gemm.headline.ofPeak : null,
@@ -304,6 +316,9 @@ const targets = [
     { target: 'quantized latency: geometric mean of wnn / ORT-web, same quantized model', limit: 'reported', value: summary.quantizedGeomeanVsWeb, met: summary.quantizedGeomeanVsWeb != null },
     { target: 'quantized speed-up: worst wnn quantized / wnn float, same network (issue 17: every model >= 1.5x faster)', limit: '<= 0.667', value: summary.quantizedWorstVsWnnFloat, met: summary.quantizedWorstVsWnnFloat != null && summary.quantizedWorstVsWnnFloat <= 1 / 1.5 },
   ] : []),
+  { target: 'relaxed SIMD (dist/wnn-relaxed.wasm, Node with the flag): geometric mean of wnn-relaxed / ORT-web, float models (issue 16: <= 0.45)', limit: '<= 0.45', value: summary.relaxedGeomeanVsWeb, met: summary.relaxedGeomeanVsWeb != null && summary.relaxedGeomeanVsWeb <= 0.45 },
+  { target: 'relaxed SIMD: geometric mean of wnn-relaxed / ORT-node, float models (issue 16: <= 2.5)', limit: '<= 2.5', value: summary.relaxedGeomeanVsNode, met: summary.relaxedGeomeanVsNode != null && summary.relaxedGeomeanVsNode <= 2.5 },
+  { target: 'relaxed SIMD: geometric mean of wnn-relaxed / wnn (dist/wnn.wasm), float models', limit: 'reported', value: summary.relaxedGeomeanVsWnn, met: summary.relaxedGeomeanVsWnn != null },
   { target: `GEMM: fraction of the SIMD128 peak (${gemm && !gemm.error ? gemm.headline.case : 'not measured'})`, limit: '>= 0.7', value: summary.gemmOfPeak, met: summary.gemmOfPeak != null && summary.gemmOfPeak >= 0.7 },
 ];
 
@@ -318,6 +333,7 @@ const results = {
   runs: opt.runs, warmups: opt.warmups,
   runtimes: {
     wnn: { wasm: 'dist/wnn.wasm', via: 'js/wnn.js', version: ran[0]?.results.wnn.version ?? null },
+    'wnn-relaxed': { wasm: 'dist/wnn-relaxed.wasm', via: 'js/wnn.js (its default where relaxed SIMD is on)', settings: 'node --experimental-wasm-relaxed-simd' },
     'ort-web': { package: 'onnxruntime-web', version: ran[0]?.results['ort-web'].version ?? null, settings: 'wasm backend, env.wasm.numThreads = 1, SIMD build, graphOptimizationLevel all' },
     'ort-node': { package: 'onnxruntime-node', version: ran[0]?.results['ort-node'].version ?? null, settings: 'cpu, intraOpNumThreads = 1, interOpNumThreads = 1, sequential, graphOptimizationLevel all' },
   },

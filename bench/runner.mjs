@@ -135,17 +135,25 @@ export async function makeAdapter(runtimeName, inputs) {
   if (!(Number.isInteger(threads) && threads >= 1) || (threadsText !== undefined && runtime === 'ort-node')) {
     throw new Error(`runtime '${runtimeName}': a thread count @N is for wnn and ort-web`);
   }
-  if (runtime === 'wnn') {
+  // wnn-relaxed: js/wnn.js's default where the engine has relaxed SIMD,
+  // dist/wnn-relaxed.wasm (bench/run.mjs starts Node 20 with
+  // --experimental-wasm-relaxed-simd for it); wnn: dist/wnn.wasm.
+  if (runtime === 'wnn' || runtime === 'wnn-relaxed') {
     const wnn = await import(pathToFileURL(path.join(ROOT, 'js/wnn.js')).href);
     if (!wnn.simdSupported()) throw new Error('this engine has no WebAssembly SIMD128: js/wnn.js would pick dist/wnn-scalar.wasm');
+    const relaxed = runtime === 'wnn-relaxed';
+    if (relaxed && !wnn.relaxedSimdSupported()) throw new Error('this engine has no relaxed SIMD (Node 20: --experimental-wasm-relaxed-simd)');
+    const isa = relaxed ? 'relaxed-simd' : 'simd128';
+    const plainWasm = new URL('../dist/wnn.wasm', import.meta.url);
     return {
       // Asked after the measurements: the first load compiles dist/wnn.wasm.
       version: () => wnn.version().catch(() => 'unknown'),
       // The default wasm (dist/wnn.wasm, read and compiled by the first load
       // and cached), as ORT-web reads and compiles its .wasm in its first create.
       async load(bytes) {
-        const model = await wnn.load(bytes, WASM ? { wasm: WASM } : { threads });
+        const model = await wnn.load(bytes, WASM ? { wasm: WASM } : threads === 1 && !relaxed ? { wasm: plainWasm } : { threads });
         if (model.threads !== threads) throw new Error(`wnn ran ${model.threads} threads, not ${threads}`);
+        if (!WASM && threads === 1 && model.isa !== isa) throw new Error(`${runtime} ran ${model.isa}, not ${isa}`);
         const exec = model.createExecutor();
         const names = model.inputs.map((t) => t.name);
         const slot = byName(names, inputs);

@@ -312,9 +312,9 @@ export const relaxedSimdSupported = () => WebAssembly.validate(RELAXED_PROBE);
 
 const defaultWasmUrl = (simd) =>
   new URL(simd ? '../dist/wnn.wasm' : '../dist/wnn-scalar.wasm', import.meta.url);
-// dist/wnn.wasm's runtime with relaxed SIMD's multiply-add in the GEMM and
-// depthwise kernels (docs/build.md, "The relaxed SIMD module"): the default
-// where the engine has relaxed SIMD, unless it is missing from the package.
+// dist/wnn.wasm's runtime with relaxed SIMD's multiply-add in the GEMM
+// kernels (docs/build.md, "The relaxed SIMD module"): the default where the
+// engine has relaxed SIMD, unless it is missing from the package.
 const relaxedWasmUrl = () => new URL('../dist/wnn-relaxed.wasm', import.meta.url);
 
 // The default single-threaded module, compiled: dist/wnn-relaxed.wasm where
@@ -363,7 +363,7 @@ async function runtimeFor(wasmOption, threads) {
     const n = threads ?? (host ? defaultThreads(host) : 1);
     if (host && n > 1) {
       try {
-        return await mtRuntimeFor(await compileFrom(mtWasmUrl()), host, n);
+        return await mtRuntimeFor(await compileMt(), host, n);
       } catch {
         // No threads after all (dist/wnn-mt.wasm missing, a worker that could
         // not start: Deno without --allow-read, a page's CSP): one thread, as
@@ -434,6 +434,20 @@ const THREAD_STACK = 512 * 1024;
 const DEFAULT_MAX_THREADS = 8;
 const defaultThreads = (host) => Math.min(host.cores, DEFAULT_MAX_THREADS);
 const mtWasmUrl = () => new URL('../dist/wnn-mt.wasm', import.meta.url);
+// The same with relaxed SIMD's multiply-add (as dist/wnn-relaxed.wasm is to
+// dist/wnn.wasm): preferred where the engine has relaxed SIMD.
+const mtRelaxedWasmUrl = () => new URL('../dist/wnn-mt-relaxed.wasm', import.meta.url);
+
+async function compileMt() {
+  if (relaxedSimdSupported()) {
+    try {
+      return await compileFrom(mtRelaxedWasmUrl());
+    } catch {
+      // Missing from this package: the SIMD128 one computes the same model.
+    }
+  }
+  return compileFrom(mtWasmUrl());
+}
 
 // Only a browser's main thread may not block in Atomics.wait: its C waits
 // spin instead (Emscripten's futex wait reads this flag of each thread).
@@ -460,6 +474,9 @@ const threadGlue = {
     view.setInt32(tp + 4, Math.floor((now % 1000) * 1e6), true);
     return 0;
   },
+  // musl's alias of it, which dist/wnn-mt-relaxed.wasm (linked without
+  // binaryen's clean-up) imports as well.
+  __clock_gettime: (m) => threadGlue.clock_gettime(m),
   // malloc's growth of the shared memory (sbrk): to what it asks plus a
   // quarter (or just what it asks), in 64 KiB pages; false when the memory
   // cannot grow that far.

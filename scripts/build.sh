@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Configures and builds the seven presets (native, asan, asan-clang, web, web-mt, web-relaxed, wasi)
+# Configures and builds the eight presets (native, asan, asan-clang, web, web-mt, web-relaxed, web-mt-relaxed, wasi)
 # in build/<preset>, incrementally, then checks the wasm modules' imports and
 # prints their sizes against the budget. Run scripts/setup.sh once before.
 #
@@ -14,7 +14,7 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 presets=("$@")
-[ ${#presets[@]} -gt 0 ] || presets=(native asan asan-clang web web-mt web-relaxed wasi)
+[ ${#presets[@]} -gt 0 ] || presets=(native asan asan-clang web web-mt web-relaxed web-mt-relaxed wasi)
 
 failed=()
 # The JS shim's enums come from include/wnn.h (scripts/gen-js-enums.mjs).
@@ -69,12 +69,14 @@ check_no_simd() {
 }
 
 printf '\n== wasm modules\n'
-for f in dist/wnn-wasi.wasm dist/wnn-convert.wasm dist/wnn.wasm dist/wnn-full.wasm dist/wnn-scalar.wasm dist/wnn-codecs.wasm dist/wnn-mt.wasm dist/wnn-relaxed.wasm; do
+mt_allowed='^(env\.(memory|wnn_js_decode|clock_gettime|__clock_gettime|emscripten_get_now|_emscripten_notify_thread_queue|emscripten_webgl_create_context|emscripten_set_canvas_element_size|__pthread_create_js|emscripten_receive_on_main_thread_js|__emscripten_init_main_thread_js|emscripten_unwind_to_js_event_loop|emscripten_check_blocking_allowed|_emscripten_default_pthread_stack_size|__emscripten_thread_cleanup|exit|emscripten_resize_heap)|wasi_snapshot_preview1\.[a-z_]+)$'
+for f in dist/wnn-wasi.wasm dist/wnn-convert.wasm dist/wnn.wasm dist/wnn-full.wasm dist/wnn-scalar.wasm dist/wnn-codecs.wasm dist/wnn-mt.wasm dist/wnn-relaxed.wasm dist/wnn-mt-relaxed.wasm; do
   case $f in
     *wasi*|*convert*) preset=wasi allowed='^wasi_snapshot_preview1\.' ;;
     # The threaded module imports its shared memory and what js/wnn.js's
     # threadGlue supplies in place of Emscripten's glue.
-    *-mt*) preset=web-mt allowed='^(env\.(memory|wnn_js_decode|clock_gettime|emscripten_get_now|_emscripten_notify_thread_queue|emscripten_webgl_create_context|emscripten_set_canvas_element_size|__pthread_create_js|emscripten_receive_on_main_thread_js|__emscripten_init_main_thread_js|emscripten_unwind_to_js_event_loop|emscripten_check_blocking_allowed|_emscripten_default_pthread_stack_size|__emscripten_thread_cleanup|exit|emscripten_resize_heap)|wasi_snapshot_preview1\.[a-z_]+)$' ;;
+    *-mt-relaxed*) preset=web-mt-relaxed allowed=$mt_allowed ;;
+    *-mt*) preset=web-mt allowed=$mt_allowed ;;
     *-relaxed*) preset=web-relaxed allowed='^(env\.emscripten_notify_memory_growth|env\.wnn_js_decode|wasi_snapshot_preview1\.[a-z_]+)$' ;;
     *) preset=web allowed='^(env\.emscripten_notify_memory_growth|env\.wnn_js_decode|wasi_snapshot_preview1\.[a-z_]+)$' ;;
   esac
@@ -97,7 +99,7 @@ done
 budget_raw=$((400 * 1024))
 budget_gz=$((140 * 1024))
 printf '\n== sizes (bytes; budget for dist/wnn.wasm: %d raw, %d gzip -9)\n' "$budget_raw" "$budget_gz"
-for f in dist/wnn.wasm dist/wnn-relaxed.wasm dist/wnn-full.wasm dist/wnn-scalar.wasm dist/wnn-mt.wasm dist/wnn-codecs.wasm dist/wnn-wasi.wasm dist/wnn-convert.wasm; do
+for f in dist/wnn.wasm dist/wnn-relaxed.wasm dist/wnn-full.wasm dist/wnn-scalar.wasm dist/wnn-mt.wasm dist/wnn-mt-relaxed.wasm dist/wnn-codecs.wasm dist/wnn-wasi.wasm dist/wnn-convert.wasm; do
   [ -f "$f" ] || continue
   raw=$(stat -c %s "$f")
   gz=$(gzip -9 -c "$f" | wc -c)

@@ -7,8 +7,13 @@
  * vectors and keeps the even lanes, other strides gather lane by lane. Larger
  * kernels go to the scalar kernel.
  *
- * Bitwise identical to wnn_f32_dwconv2d__scalar (in dist/wnn-relaxed.wasm,
- * up to the rounding of its fused multiply-adds: wasmsimd_madd.h): the vectors cover only the
+ * Its multiply-adds stay a multiply and an add in dist/wnn-relaxed.wasm too
+ * (not wasmsimd_madd.h's): each output is one chain of dependent steps, and
+ * a fused step's latency (4 cycles on recent x86) is longer than an add's;
+ * relaxed_madd made the MobileNetV2 576x14x14 layer 1.75x slower
+ * (bench/kernels, docs/kernels.md "Relaxed SIMD").
+ *
+ * Bitwise identical to wnn_f32_dwconv2d__scalar: the vectors cover only the
  * output columns whose whole window lies inside the input columns, and there
  * each output sums its taps from 0 in the same order (ky, then kx; rows in
  * the padding skipped, as the scalar kernel skips them) and adds the bias
@@ -19,7 +24,6 @@
 
 #include "kernels/kernels.h"
 #include "kernels/wasmsimd_load.h"
-#include "kernels/wasmsimd_madd.h"
 
 enum { MAX_TAPS = 49 };
 
@@ -41,7 +45,7 @@ static inline __attribute__((always_inline)) void outputs(size_t nv, size_t sw, 
       const float *p = row + kx * dw;
       const v128_t wk = wv[ky * kw + kx];
       for (size_t v = 0; v < nv; v++)
-        acc[v] = wnn_f32x4_madd(acc[v], wk, wnn_v128_load_strided(p + 4 * v * sw, sw));
+        acc[v] = wasm_f32x4_add(acc[v], wasm_f32x4_mul(wk, wnn_v128_load_strided(p + 4 * v * sw, sw)));
     }
   }
   for (size_t v = 0; v < nv; v++) wasm_v128_store(y + 4 * v, wasm_f32x4_add(vb, acc[v]));
@@ -92,9 +96,9 @@ static inline __attribute__((always_inline)) v128_t taps3(size_t sw, const float
     i1 = wasm_i32x4_shuffle(a, b, 1, 3, 5, 7);
     i2 = wasm_i32x4_shuffle(i0, wasm_v128_load32_zero(p + 8), 1, 2, 3, 4);
   }
-  acc = wnn_f32x4_madd(acc, w0, i0);
-  acc = wnn_f32x4_madd(acc, w1, i1);
-  return wnn_f32x4_madd(acc, w2, i2);
+  acc = wasm_f32x4_add(acc, wasm_f32x4_mul(w0, i0));
+  acc = wasm_f32x4_add(acc, wasm_f32x4_mul(w1, i1));
+  return wasm_f32x4_add(acc, wasm_f32x4_mul(w2, i2));
 }
 
 static inline __attribute__((always_inline)) size_t row3x3(size_t sw, const float *const *rows,

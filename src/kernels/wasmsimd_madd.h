@@ -1,7 +1,8 @@
 /*
  * wnn_f32x4_madd(acc, a, b): acc + a * b, lane by lane, for the SIMD128
- * kernels whose inner loop is a multiply-add (GEMM tiles, depthwise
- * convolution).
+ * kernels whose inner loop is a multiply-add over independent accumulators
+ * (the GEMM tiles; the depthwise convolution's chains are latency-bound and
+ * keep a separate multiply and add: f32_dwconv2d__wasmsimd.c).
  *
  * In dist/wnn.wasm (SIMD128 only) it is a rounded multiply then a rounded
  * add: bitwise the scalar kernels' arithmetic. dist/wnn-relaxed.wasm compiles

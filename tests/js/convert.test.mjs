@@ -334,7 +334,8 @@ for (const host of ['deno', 'bun']) {
     fs.writeFileSync(script, `
 import * as wnn from ${JSON.stringify(path.join(ROOT, 'js/wnn.js'))};
 const artifact = await wnn.convert(${JSON.stringify(path.join(MNIST, 'model.onnx'))});
-const model = await wnn.load(artifact);
+// dist/wnn.wasm named: the host's default may be dist/wnn-relaxed.wasm (other last bits).
+const model = await wnn.load(artifact, { wasm: ${JSON.stringify(path.join(ROOT, 'dist/wnn.wasm'))} });
 const y = Object.values(await model.predict({ Input3: new Float32Array(784).fill(0.5) }))[0];
 console.log(JSON.stringify({ bytes: artifact.length, data: Array.from(y.data) }));
 `);

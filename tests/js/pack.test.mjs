@@ -32,7 +32,7 @@ test('npm pack -> npm install in a fresh project -> import * as wnn from "wnn"',
 
   const packed = JSON.parse(sh(npm, ['pack', '--json', '--pack-destination', tmp], root, env));
   const files = packed[0].files.map((f) => f.path).sort();
-  for (const f of ['package.json', 'js/wnn.js', 'js/wnn.d.ts', 'js/thread.js', 'dist/wnn.wasm', 'dist/wnn-scalar.wasm', 'dist/wnn-codecs.wasm', 'dist/wnn-mt.wasm']) {
+  for (const f of ['package.json', 'js/wnn.js', 'js/wnn.d.ts', 'js/thread.js', 'dist/wnn.wasm', 'dist/wnn-scalar.wasm', 'dist/wnn-codecs.wasm', 'dist/wnn-mt.wasm', 'dist/wnn-relaxed.wasm', 'dist/wnn-mt-relaxed.wasm']) {
     assert.ok(files.includes(f), `the tarball lacks ${f}: ${files.join(' ')}`);
   }
   for (const f of files) {
@@ -70,7 +70,7 @@ if (fs.existsSync('model.wnn')) {
 console.log(JSON.stringify(out));
 `);
   const got = JSON.parse(sh(process.execPath, ['main.mjs'], app));
-  assert.deepEqual(got.exports, ['Executor', 'Model', 'Params', 'WnnError', 'attach', 'convert', 'load', 'loadParams', 'registerCodec', 'simdSupported', 'threadInstance', 'threadsSupported', 'version']);
+  assert.deepEqual(got.exports, ['Executor', 'Model', 'Params', 'WnnError', 'attach', 'convert', 'load', 'loadParams', 'registerCodec', 'relaxedSimdSupported', 'simdSupported', 'threadInstance', 'threadsSupported', 'version']);
   assert.equal(got.simd, true);
   assert.match(got.version, /^\d+\.\d+\.\d+$/);
   assert.equal(fileURLToPath(got.wasmUrl), fs.realpathSync(path.join(app, 'node_modules/wnn/dist/wnn.wasm')));

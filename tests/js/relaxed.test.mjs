@@ -1,13 +1,15 @@
 // dist/wnn-relaxed.wasm (docs/build.md, "The relaxed SIMD module"): the
-// runtime of dist/wnn.wasm with relaxed SIMD's multiply-add in the GEMM and
-// depthwise kernels, which load() prefers where the engine has relaxed SIMD.
+// runtime of dist/wnn.wasm with relaxed SIMD's multiply-add in the GEMM
+// kernels, which load() prefers where the engine has relaxed SIMD.
 //   - The module: the imports and exports of dist/wnn.wasm, and it validates
 //     exactly where relaxed SIMD does (a Node without the flag refuses it).
 //   - Which module load() picks: in Node 20 without the flag dist/wnn.wasm
 //     (model.isa 'simd128'); with --experimental-wasm-relaxed-simd, in Deno
-//     and in headless Chromium dist/wnn-relaxed.wasm ('relaxed-simd').
+//     and in headless Chromium dist/wnn-relaxed.wasm ('relaxed-simd'), and
+//     with threads dist/wnn-mt-relaxed.wasm, whose bits at 2 threads are
+//     dist/wnn-relaxed.wasm's.
 //   - Its results: on the fixtures and on the torchvision exports
-//     (tests/torch/export.py: mobilenet_v2's depthwise and 1x1 convolutions,
+//     (tests/torch/export.py: mobilenet_v2's 1x1 convolutions,
 //     resnet18's 3x3 ones, the transformer encoder's MatMuls), within the
 //     documented tolerance of the reference (rtol 1e-3, atol 1e-5, as
 //     tests/js/torchvision.test.mjs holds dist/wnn.wasm to) and of
@@ -177,6 +179,34 @@ test('Node with --experimental-wasm-relaxed-simd: load() runs dist/wnn-relaxed.w
   const allSame = await checkReport(t, r, cases, 'relaxed-simd');
   if (torchSkip) t.diagnostic(`torchvision models left out: ${torchSkip}`);
   if (FMA && torchCases.length) assert.ok(!allSame, 'on a CPU with FMA, dist/wnn-relaxed.wasm gave dist/wnn.wasm\'s bits on every model: its multiply-adds are not fused');
+});
+
+test('Node with relaxed SIMD, 2 threads: dist/wnn-mt-relaxed.wasm, the bits of dist/wnn-relaxed.wasm', (t) => {
+  const c = torchCases.find((x) => x.name === 'mobilenet_v2');
+  if (!c) return t.skip(`no mobilenet_v2 export: ${torchSkip}`);
+  if (!fs.existsSync(rel('dist/wnn-mt-relaxed.wasm'))) assert.fail('dist/wnn-mt-relaxed.wasm missing: run npm run build (the web-mt-relaxed preset)');
+  const code = `
+    const wnn = await import(${JSON.stringify(new URL('../../js/wnn.js', import.meta.url).href)});
+    const { parseNpy } = await import(${JSON.stringify(new URL('../../js/io.js', import.meta.url).href)});
+    const fs = await import('node:fs');
+    const bytes = fs.readFileSync(${JSON.stringify(c.model)});
+    const x = parseNpy(new Uint8Array(fs.readFileSync(${JSON.stringify(c.inputs[0])}))).data;
+    const out = [];
+    for (const threads of [1, 2]) {
+      const m = await wnn.load(bytes, { threads });
+      const r = await m.predict({ [m.inputs[0].name]: x });
+      out.push({ threads: m.threads, isa: m.isa, data: Array.from(Object.values(r)[0].data) });
+    }
+    console.log(JSON.stringify(out));
+    process.exit(0);`;
+  // A file, not -e: worker threads do not start from an eval'd script.
+  const script = path.join(tmp, 'mt.mjs');
+  fs.writeFileSync(script, code);
+  const r = spawnSync(process.execPath, ['--experimental-wasm-relaxed-simd', script], { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 300_000 });
+  assert.equal(r.status, 0, r.stderr);
+  const [one, two] = JSON.parse(r.stdout.trim().split('\n').pop());
+  assert.deepEqual([one.threads, one.isa, two.threads, two.isa], [1, 'relaxed-simd', 2, 'relaxed-simd']);
+  assert.ok(one.data.every((v, i) => Object.is(v, two.data[i])), 'dist/wnn-mt-relaxed.wasm at 2 threads differs from dist/wnn-relaxed.wasm');
 });
 
 test('Deno: load() runs dist/wnn-relaxed.wasm there', async (t) => {

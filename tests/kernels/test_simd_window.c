@@ -9,10 +9,7 @@
  *   global average pool: BITWISE, rows of 1..70 elements.
  *   softmax: rtol 4e-6 (an exp polynomial; see f32_softmax__wasmsimd.c),
  *     lengths 1..70 and 1000, strides 1 and 3, in place.
- * In a build without SIMD128 there is nothing to compare, and the test says so.
- * Built with relaxed SIMD (the wasi-relaxed preset), the dwconv kernel fuses
- * its multiply-adds, and "bitwise" becomes "within that rounding" there
- * (kernel_util.h, relaxed_close). */
+ * In a build without SIMD128 there is nothing to compare, and the test says so. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -127,16 +124,7 @@ static int dwconv_case(const wnn_window2d *w) {
     for (int b = 0; b < 2; b++) {
       DW[0].fn(c, x, k, b ? bias : NULL, want, w);
       DW[s].fn(c, x, k, b ? bias : NULL, y, w);
-      int same_y = same(y, want, out);
-      if (!same_y && WNN_TEST_RELAXED) {
-        /* The scalar kernel on |x|, |k|, |bias| bounds each sum's terms. */
-        float *ax = abs_floats(x, in), *ak = abs_floats(k, c * w->k_h * w->k_w);
-        float *ab = abs_floats(bias, c), *mag = malloc(out * sizeof(float));
-        DW[0].fn(c, ax, ak, b ? ab : NULL, mag, w);
-        same_y = relaxed_close(y, want, mag, out, w->k_h * w->k_w + 1);
-        free(ax), free(ak), free(ab), free(mag);
-      }
-      if (!same_y) printf("  %s differs from %s\n", DW[s].name, DW[0].name), ok = 0;
+      if (!same(y, want, out)) printf("  %s differs from %s\n", DW[s].name, DW[0].name), ok = 0;
     }
   }
   free(x), free(k), free(bias), free(y), free(want);
