@@ -139,6 +139,10 @@ export interface ConvertOptions {
   /** Lossless compression of each weight of 1 KB or more where it saves bytes (`--compress`): 'none'
    *  (default), 'lz4' or 'zstd'; decoded at load (in the web modules by dist/wnn-codecs.wasm). */
   compress?: 'none' | 'lz4' | 'zstd';
+  /** Keep the subnormal values (below 1.18e-38) of Conv, ConvTranspose, MatMul and Gemm weights
+   *  (`--keep-subnormals`); by default they are set to 0, as they slow every product they enter on
+   *  x86 (docs/importer.md, "Subnormal weights"). */
+  keepSubnormals?: boolean;
   /** Called with each warning of the importer (a dim set to 1, a branch left out, ...). */
   onWarning?: (message: string) => void;
   /** The converter: a precompiled module, a URL or bytes. Default: this package's dist/wnn-convert.wasm. */

@@ -1133,7 +1133,7 @@ function looksLikeOnnx(bytes) {
 
 function readConvertOptions(options, context = 'convert') {
   const o = readOptions(options, context,
-    ['shapes', 'defaultShapes', 'maxShapes', 'fixDims', 'consts', 'externalData', 'maxMemory', 'onWarning', 'wasm', 'weights', 'compress', 'release', 'onMap']);
+    ['shapes', 'defaultShapes', 'maxShapes', 'fixDims', 'consts', 'externalData', 'maxMemory', 'onWarning', 'wasm', 'weights', 'compress', 'release', 'onMap', 'keepSubnormals']);
   const args = [];
   // shapes: --shape; defaultShapes, maxShapes: --default-shape, --max-shape.
   for (const [key, flag] of [['shapes', '--shape'], ['defaultShapes', '--default-shape'], ['maxShapes', '--max-shape']]) {
@@ -1151,6 +1151,9 @@ function readConvertOptions(options, context = 'convert') {
   // release: --release; onMap(map): --map, the parsed map handed to it.
   if (o.release != null && typeof o.release !== 'boolean') fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.release: expected a boolean, got ${describe(o.release)}`);
   if (o.release) args.push('--release');
+  // keepSubnormals: --keep-subnormals (docs/importer.md, "Subnormal weights").
+  if (o.keepSubnormals != null && typeof o.keepSubnormals !== 'boolean') fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.keepSubnormals: expected a boolean, got ${describe(o.keepSubnormals)}`);
+  if (o.keepSubnormals) args.push('--keep-subnormals');
   if (o.onMap != null && typeof o.onMap !== 'function') fail('WNN_ERR_INVALID_ARGUMENT', `convert: options.onMap: expected a function, got ${describe(o.onMap)}`);
   if (o.onMap) args.push('--map', MAP_FILE);
   if (o.weights != null) {

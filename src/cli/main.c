@@ -50,6 +50,7 @@ static const char usage_text[] =
     "          [--max-memory BYTES] [--report FILE.json]\n"
     "          [--params-out FILE.wnnp | --params-ref FILE.wnnp] [--weights raw|fp16|int8]\n"
     "          [--compress none|lz4|zstd] [--release] [--map FILE.map.json]\n"
+    "          [--keep-subnormals]\n"
     "      converts an ONNX model (not in wnn-wasi.wasm); --shape fixes an input's shape,\n"
     "      --const freezes an input to the tensor in FILE (.npy or .pb): the artifact\n"
     "      no longer has that input and is specialized to that value; --max-memory\n"
@@ -64,7 +65,8 @@ static const char usage_text[] =
     "      --release leaves out every name but the inputs' and outputs' (nodes and\n"
     "      params go by number); --map writes the map from those numbers to the\n"
     "      ONNX model's nodes and initializers, which info, run and bench take\n"
-    "      as --map\n"
+    "      as --map; --keep-subnormals keeps the weights below FLT_MIN that Conv,\n"
+    "      MatMul and Gemm weights otherwise have set to 0 (they slow x86 down)\n"
     "  info MODEL.wnn [--json] [--params FILE.wnnp] [--weights] [--map FILE]\n"
     "      inputs, outputs, params count, arena and weights bytes, metadata;\n"
     "      --map checks that FILE is this artifact's map and lists each node\n"
@@ -1205,12 +1207,14 @@ static void convert_warn(void *ctx, const char *msg) {
  * the C library's wnn_status number (include/wnn.h). Returns rc, or
  * EXIT_FAIL when the report cannot be written. */
 static int convert_report_end(convert_report *r, const char *path, int rc, wnn_status st,
-                              const char *msg, bool unsupported, int nodes, int quant_rewrites) {
+                              const char *msg, bool unsupported, int nodes, int quant_rewrites,
+                              int subnormal_tensors, long long subnormal_values) {
   if (!r->f) return rc;
   fprintf(r->f, "],\"ok\":%s,\"status\":%d,\"unsupported\":%s,\"message\":", rc ? "false" : "true",
           (int)st, unsupported ? "true" : "false");
   json_string(r->f, msg);
-  fprintf(r->f, ",\"nodes\":%d,\"quant_rewrites\":%d,\"weights\":[", nodes, quant_rewrites);
+  fprintf(r->f, ",\"nodes\":%d,\"quant_rewrites\":%d,\"subnormal_weights\":{\"tensors\":%d,\"values\":%lld},\"weights\":[",
+          nodes, quant_rewrites, subnormal_tensors, subnormal_values);
   for (int i = 0; !rc && i < r->num_coded; i++) {
     const struct coded_param *c = &r->coded[i];
     fprintf(r->f, "%s{\"name\":", i ? "," : "");
@@ -1268,7 +1272,7 @@ static int cmd_convert(int argc, char **argv) {
   /* --default-shape and --max-shape (run-time shapes) */
   const char *default_specs[MAX_SHAPE_SPECS], *max_specs[MAX_SHAPE_SPECS];
   int num_defaults = 0, num_maxes = 0;
-  bool fix_dims = false, no_quant_rewrites = false, release = false;
+  bool fix_dims = false, no_quant_rewrites = false, keep_subnormals = false, release = false;
   const char *map_path = NULL;
   const char *const_specs[MAX_SHAPE_SPECS];
   int num_consts = 0;
@@ -1288,6 +1292,10 @@ static int cmd_convert(int argc, char **argv) {
     }
     if (!strcmp(arg, "--no-quant-rewrites")) {
       no_quant_rewrites = true;
+      continue;
+    }
+    if (!strcmp(arg, "--keep-subnormals")) {
+      keep_subnormals = true;
       continue;
     }
     if (!strcmp(arg, "-o") || !strcmp(arg, "--output") || !strcmp(arg, "--shape") ||
@@ -1383,6 +1391,7 @@ static int cmd_convert(int argc, char **argv) {
   (void)max_specs;
   (void)fix_dims;
   (void)no_quant_rewrites;
+  (void)keep_subnormals;
   (void)max_memory;
   (void)const_specs;
   (void)params_out;
@@ -1455,6 +1464,7 @@ static int cmd_convert(int argc, char **argv) {
   opt.num_max_shapes = num_maxes;
   opt.fix_dims = fix_dims;
   opt.no_quant_rewrites = no_quant_rewrites;
+  opt.keep_subnormals = keep_subnormals;
   opt.base_dir = dir;
   opt.warn = convert_warn;
   opt.warn_ctx = &report;
@@ -1472,6 +1482,8 @@ static int cmd_convert(int argc, char **argv) {
   res.unsupported = false;
   res.num_nodes = 0;
   res.num_quant_rewrites = 0;
+  res.num_subnormal_tensors = 0;
+  res.num_subnormal_values = 0;
   res.map = NULL;
   if (!rc) {
     st = wnn_import_onnx(data, size, &opt, &res);
@@ -1509,7 +1521,8 @@ static int cmd_convert(int argc, char **argv) {
     }
   }
   rc = convert_report_end(&report, report_path, rc, st, msg, rc == EXIT_UNSUPPORTED, rc ? 0 : res.num_nodes,
-                          rc ? 0 : res.num_quant_rewrites);
+                          rc ? 0 : res.num_quant_rewrites, rc ? 0 : res.num_subnormal_tensors,
+                          rc ? 0 : (long long)res.num_subnormal_values);
   if (!rc && release && !map_path)
     fputs("wnn: convert: --release without --map: nothing will trace this artifact's node and "
           "param numbers back to the source model\n", stderr);

@@ -275,6 +275,11 @@ static wnn_status attempt(wnn_ir_graph *g, const void *data, size_t size,
   if (!st) {
     int n;
     wnn_pass_dce(g, &n);
+    if (!g->keep_subnormals) st = wnn_pass_flush_subnormals(g);
+    result->num_subnormal_tensors = g->subnormal_tensors;
+    result->num_subnormal_values = g->subnormal_values;
+  }
+  if (!st) {
     warn_narrowed(g);
     st = wnn_emit(g, opt ? opt->model_name : NULL, opt ? opt->weights : NULL,
                   opt && opt->release, opt && opt->map ? &result->map : NULL,
@@ -313,6 +318,7 @@ wnn_status wnn_import_onnx(const void *data, size_t size, const wnn_import_optio
     }
     g.pruned = pruned;
     g.num_pruned = num_pruned;
+    g.keep_subnormals = opt && opt->keep_subnormals;
     st = attempt(&g, data, size, opt, result);
     bool again = false;
     if (st && g.prune && num_pruned < MAX_PRUNED) {

@@ -71,6 +71,11 @@ typedef struct wnn_import_options {
    * DequantizeLinear, the dynamic chain as its ONNX ops, QLinearMatMul's B
    * unpacked. For comparisons and debugging. */
   bool no_quant_rewrites;
+  /* --keep-subnormals: the float32 weights of Conv, ConvTranspose, MatMul
+   * and Gemm keep their subnormal values (below FLT_MIN), which slow every
+   * product they enter on x86; by default they are set to 0
+   * (docs/importer.md, "Subnormal weights"). */
+  bool keep_subnormals;
   /* --params-out: the weights go to a params blob of their own
    * (result->params; docs/params.md) and the artifact refers to it. */
   bool split_params;
@@ -105,6 +110,10 @@ typedef struct wnn_import_result {
   /* Quantized patterns rewritten into integer ops, and QLinearMatMul /
    * DynamicQuantizeMatMul weights packed (docs/quantization.md). */
   int num_quant_rewrites;
+  /* Weights whose subnormal values were set to 0 (keep_subnormals off):
+   * tensors, and values changed. */
+  int num_subnormal_tensors;
+  int64_t num_subnormal_values;
   /* options.map: the map's tree, without its "artifact" digest (the caller
    * may still change the artifact: --params-ref); wnn_import_map_print
    * writes it, wnn_import_map_free frees it. */

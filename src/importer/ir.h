@@ -124,6 +124,11 @@ typedef struct wnn_ir_graph {
   bool unsupported;
   wnn_ir_warn_fn *warn;
   void *warn_ctx;
+  /* wnn_import_options.keep_subnormals: BatchNormalization folding and
+   * wnn_pass_flush_subnormals leave subnormal weights as they are. */
+  bool keep_subnormals;
+  int subnormal_tensors;      /* weights they were set to 0 in, */
+  int64_t subnormal_values;   /* and how many values */
   /* The decoded ONNX model, kept for If's branches (onnx_read.c): graph
    * attributes are {"graph": index into subgraphs}. */
   void *proto;

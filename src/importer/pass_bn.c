@@ -84,6 +84,11 @@ wnn_status wnn_pass_bn_fold_node(wnn_ir_graph *g, int id, bool *folded) {
   var = const_f32(g, bn, 4, m);
   if (b_old) b_old = g->values[p->inputs[2]].data;
   float *w = g->values[w_new].data, *b = g->values[b_new].data;
+  /* Subnormal weights are 0 before the scale multiplies them (as the layer
+   * without the BN would have them: pass_subnormal.c): scaled up, they would
+   * be tiny normal weights whose products with the activations are
+   * subnormal, as slow, and out of the later pass's reach. */
+  if (!g->keep_subnormals) wnn_flush_subnormal_f32(g, w, wn);
   int64_t per = wn / m, cols = g->values[w_new].dims[1];
   for (int64_t c = 0; c < m; c++) {
     float s = (float)(scale[c] / sqrt((double)var[c] + eps));

@@ -65,6 +65,15 @@ wnn_status wnn_pass_fuse(wnn_ir_graph *g, int *fused);
  * readers first. *folded counts rewrites. */
 wnn_status wnn_pass_s2d_conv(wnn_ir_graph *g, int *folded);
 
+/* Sets the subnormal values (0 < |w| < FLT_MIN) of the float32 weights of
+ * every live Conv, ConvTranspose, MatMul and Gemm to zero of their sign, in
+ * place where the node alone reads the constant, else in a copy for it
+ * (pass_subnormal.c says why). Counts readers first, and what it changed in
+ * g->subnormal_tensors and g->subnormal_values. */
+wnn_status wnn_pass_flush_subnormals(wnn_ir_graph *g);
+/* The same for n floats at w, in place, counted in g. */
+void wnn_flush_subnormal_f32(wnn_ir_graph *g, float *w, int64_t n);
+
 /* Kills every node none of whose outputs is needed for a graph output, and
  * recounts readers. *removed counts them. */
 void wnn_pass_dce(wnn_ir_graph *g, int *removed);
