@@ -144,16 +144,19 @@ export async function makeAdapter(runtimeName, inputs) {
     const relaxed = runtime === 'wnn-relaxed';
     if (relaxed && !wnn.relaxedSimdSupported()) throw new Error('this engine has no relaxed SIMD (Node 20: --experimental-wasm-relaxed-simd)');
     const isa = relaxed ? 'relaxed-simd' : 'simd128';
-    const plainWasm = new URL('../dist/wnn.wasm', import.meta.url);
     return {
       // Asked after the measurements: the first load compiles dist/wnn.wasm.
       version: () => wnn.version().catch(() => 'unknown'),
       // The default wasm (dist/wnn.wasm, read and compiled by the first load
       // and cached), as ORT-web reads and compiles its .wasm in its first create.
       async load(bytes) {
-        const model = await wnn.load(bytes, WASM ? { wasm: WASM } : threads === 1 && !relaxed ? { wasm: plainWasm } : { threads });
+        // The default module: dist/wnn.wasm in a Node without relaxed SIMD
+        // (dist/wnn-full.wasm for a model using an op it leaves out),
+        // dist/wnn-relaxed.wasm with it (which has no full-op twin: such a
+        // model is an error in that column).
+        const model = await wnn.load(bytes, WASM ? { wasm: WASM } : { threads });
         if (model.threads !== threads) throw new Error(`wnn ran ${model.threads} threads, not ${threads}`);
-        if (!WASM && threads === 1 && model.isa !== isa) throw new Error(`${runtime} ran ${model.isa}, not ${isa}`);
+        if (!WASM && model.isa !== isa) throw new Error(`${runtime} ran ${model.isa} (an op only dist/wnn-full.wasm has?), not ${isa}`);
         const exec = model.createExecutor();
         const names = model.inputs.map((t) => t.name);
         const slot = byName(names, inputs);

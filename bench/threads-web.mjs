@@ -47,11 +47,13 @@ function sourceOf(name) {
 
 const median = (x) => { const s = [...x].sort((a, b) => a - b), m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const geomean = (x) => (x.length ? Math.exp(x.reduce((a, v) => a + Math.log(v), 0) / x.length) : null);
-const CONFIGS = ['wnn@1', 'wnn@2', 'ort-web@1', 'ort-web@2'];
+// wnn-relaxed@2: dist/wnn-mt-relaxed.wasm, in a Node with relaxed SIMD on.
+const CONFIGS = ['wnn@1', 'wnn@2', 'wnn-relaxed@2', 'ort-web@1', 'ort-web@2'];
 
 function runOne(config, wnnFile, src) {
   const file = config.startsWith('wnn') ? wnnFile : src.onnx;
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'bench/runner.mjs'), config, file, src.data, String(opt.runs), '3'],
+  const flags = config.startsWith('wnn-relaxed') ? ['--experimental-wasm-relaxed-simd'] : [];
+  const r = spawnSync(process.execPath, [...flags, path.join(ROOT, 'bench/runner.mjs'), config, file, src.data, String(opt.runs), '3'],
     { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24, timeout: 15 * 60 * 1000 });
   try {
     return JSON.parse((r.stdout || '').trim().split('\n').pop());
@@ -93,7 +95,10 @@ const slower = rows.filter((r) => ratio(r.ms['wnn@2'], r.ms['ort-web@2']) > 1).m
 // percent between minutes here).
 const convBest = rows.filter((r) => r.convolutional).map((r) => ratio(r.best['wnn@2'], r.best['wnn@1'])).filter((v) => v != null);
 const vsWeb2Best = rows.map((r) => ratio(r.best['wnn@2'], r.best['ort-web@2'])).filter((v) => v != null);
+const vsWeb2Relaxed = rows.map((r) => ratio(r.ms['wnn-relaxed@2'], r.ms['ort-web@2'])).filter((v) => v != null);
 const summary = {
+  relaxed2VsWeb2Geomean: vsWeb2Relaxed.length ? +geomean(vsWeb2Relaxed).toFixed(3) : null,
+  slowerThanWeb2Relaxed: rows.filter((r) => ratio(r.ms['wnn-relaxed@2'], r.ms['ort-web@2']) > 1).map((r) => r.model),
   wnn2VsWnn1ConvGeomean: conv.length ? +geomean(conv).toFixed(3) : null,
   wnn2VsWeb2Geomean: vsWeb2.length ? +geomean(vsWeb2).toFixed(3) : null,
   slowerThanWeb2: slower,
@@ -120,11 +125,13 @@ const memory = memModel ? [1, 2, 4].map((n) => ({ workers: n, ...memoryOf(memMod
 const mib = (b) => (b / 1048576).toFixed(1);
 const fmt = (v) => (v == null ? 'error' : `${v.toFixed(1)} ms`);
 const md = [
-  `| model | wnn 1 thread | wnn 2 threads | ORT-web 1 thread | ORT-web 2 threads | wnn 2 / wnn 1 | wnn 2 / ORT-web 2 |`,
-  '|---|---:|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.model} | ${fmt(r.ms['wnn@1'])} | ${fmt(r.ms['wnn@2'])} | ${fmt(r.ms['ort-web@1'])} | ${fmt(r.ms['ort-web@2'])} | ${ratio(r.ms['wnn@2'], r.ms['wnn@1'])?.toFixed(2) ?? '-'} | ${ratio(r.ms['wnn@2'], r.ms['ort-web@2'])?.toFixed(2) ?? '-'} |`),
+  'wnn: dist/wnn.wasm and dist/wnn-mt.wasm; wnn-relaxed 2 threads: dist/wnn-mt-relaxed.wasm (a Node with --experimental-wasm-relaxed-simd).',
   '',
-  `Geometric means of the medians: wnn 2 threads / wnn 1 thread on the convolutional models ${summary.wnn2VsWnn1ConvGeomean ?? '-'} (target <= 0.6); wnn 2 threads / ORT-web 2 threads ${summary.wnn2VsWeb2Geomean ?? '-'} (target <= 0.5); slower than ORT-web at 2 threads: ${slower.length ? slower.join(', ') : 'none'}.`,
+  `| model | wnn 1 thread | wnn 2 threads | wnn-relaxed 2 threads | ORT-web 1 thread | ORT-web 2 threads | wnn 2 / wnn 1 | wnn 2 / ORT-web 2 | wnn-relaxed 2 / ORT-web 2 |`,
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.model} | ${fmt(r.ms['wnn@1'])} | ${fmt(r.ms['wnn@2'])} | ${fmt(r.ms['wnn-relaxed@2'])} | ${fmt(r.ms['ort-web@1'])} | ${fmt(r.ms['ort-web@2'])} | ${ratio(r.ms['wnn@2'], r.ms['wnn@1'])?.toFixed(2) ?? '-'} | ${ratio(r.ms['wnn@2'], r.ms['ort-web@2'])?.toFixed(2) ?? '-'} | ${ratio(r.ms['wnn-relaxed@2'], r.ms['ort-web@2'])?.toFixed(2) ?? '-'} |`),
+  '',
+  `Geometric means of the medians: wnn 2 threads / wnn 1 thread on the convolutional models ${summary.wnn2VsWnn1ConvGeomean ?? '-'} (target <= 0.6); wnn 2 threads / ORT-web 2 threads ${summary.wnn2VsWeb2Geomean ?? '-'} (target <= 0.5); slower than ORT-web at 2 threads: ${slower.length ? slower.join(', ') : 'none'}. With relaxed SIMD: wnn-relaxed 2 threads / ORT-web 2 threads ${summary.relaxed2VsWeb2Geomean ?? '-'}; slower than ORT-web at 2 threads: ${summary.slowerThanWeb2Relaxed.length ? summary.slowerThanWeb2Relaxed.join(', ') : 'none'}.`,
   '',
   `The same from each configuration's fastest run: ${summary.best.wnn2VsWnn1ConvGeomean ?? '-'}, ${summary.best.wnn2VsWeb2Geomean ?? '-'}; slower than ORT-web at 2 threads: ${summary.best.slowerThanWeb2.length ? summary.best.slowerThanWeb2.join(', ') : 'none'}.`,
   '',

@@ -317,20 +317,24 @@ const defaultWasmUrl = (simd) =>
 // engine has relaxed SIMD, unless it is missing from the package.
 const relaxedWasmUrl = () => new URL('../dist/wnn-relaxed.wasm', import.meta.url);
 
-// The default single-threaded module, compiled: dist/wnn-relaxed.wasm where
-// the engine runs it, else dist/wnn.wasm (dist/wnn-scalar.wasm without
-// SIMD128).
-async function compileDefault() {
+// The relaxed SIMD module at relaxedUrl compiled where the engine runs it,
+// else the one at otherUrl: also when relaxedUrl is not in this package (a
+// build without the relaxed presets) or not readable from here, since the
+// other module computes the same model.
+async function compilePreferringRelaxed(relaxedUrl, otherUrl) {
   if (relaxedSimdSupported()) {
     try {
-      return await compileFrom(relaxedWasmUrl());
+      return await compileFrom(relaxedUrl);
     } catch {
-      // Not in this package (a build without the web-relaxed preset), or not
-      // readable from here: the SIMD128 module computes the same model.
+      // falls back below
     }
   }
-  return compileFrom(defaultWasmUrl(simdSupported()));
+  return compileFrom(otherUrl);
 }
+
+// The default single-threaded module: dist/wnn-relaxed.wasm where the engine
+// runs it, else dist/wnn.wasm (dist/wnn-scalar.wasm without SIMD128).
+const compileDefault = () => compilePreferringRelaxed(relaxedWasmUrl(), defaultWasmUrl(simdSupported()));
 // dist/wnn.wasm carries the common ops; an artifact using one it leaves out
 // (docs/build.md, "Core and full web modules") loads in this one.
 const fullWasmUrl = () => new URL('../dist/wnn-full.wasm', import.meta.url);
@@ -438,16 +442,7 @@ const mtWasmUrl = () => new URL('../dist/wnn-mt.wasm', import.meta.url);
 // dist/wnn.wasm): preferred where the engine has relaxed SIMD.
 const mtRelaxedWasmUrl = () => new URL('../dist/wnn-mt-relaxed.wasm', import.meta.url);
 
-async function compileMt() {
-  if (relaxedSimdSupported()) {
-    try {
-      return await compileFrom(mtRelaxedWasmUrl());
-    } catch {
-      // Missing from this package: the SIMD128 one computes the same model.
-    }
-  }
-  return compileFrom(mtWasmUrl());
-}
+const compileMt = () => compilePreferringRelaxed(mtRelaxedWasmUrl(), mtWasmUrl());
 
 // Only a browser's main thread may not block in Atomics.wait: its C waits
 // spin instead (Emscripten's futex wait reads this flag of each thread).

@@ -96,72 +96,46 @@ static void bench_peak_scalar(void) {
 }
 
 #if defined(__wasm_simd128__)
-__attribute__((noinline)) static void peak_simd128_steps(v128_t *x, float fm, float fd) {
-  const v128_t m = wasm_f32x4_splat(fm), d = wasm_f32x4_splat(fd);
-  v128_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5];
-  v128_t x6 = x[6], x7 = x[7], x8 = x[8], x9 = x[9], x10 = x[10], x11 = x[11];
-  for (int s = 0; s < PEAK_STEPS; s++) {
-#define STEP(v) v = wasm_f32x4_add(wasm_f32x4_mul(v, m), d)
-    STEP(x0), STEP(x1), STEP(x2), STEP(x3), STEP(x4), STEP(x5);
-    STEP(x6), STEP(x7), STEP(x8), STEP(x9), STEP(x10), STEP(x11);
-#undef STEP
+/* The 12 chains, 4 lanes each, one step of each per iteration: STEP(v) is
+ * the step (mul then add; relaxed SIMD's multiply-add below). */
+#define PEAK_V128_STEPS(name, STEP)                                                  \
+  __attribute__((noinline)) static void name(v128_t *x, float fm, float fd) {        \
+    const v128_t m = wasm_f32x4_splat(fm), d = wasm_f32x4_splat(fd);                 \
+    v128_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5];         \
+    v128_t x6 = x[6], x7 = x[7], x8 = x[8], x9 = x[9], x10 = x[10], x11 = x[11];     \
+    for (int s = 0; s < PEAK_STEPS; s++) {                                           \
+      STEP(x0), STEP(x1), STEP(x2), STEP(x3), STEP(x4), STEP(x5);                    \
+      STEP(x6), STEP(x7), STEP(x8), STEP(x9), STEP(x10), STEP(x11);                  \
+    }                                                                                \
+    x[0] = x0, x[1] = x1, x[2] = x2, x[3] = x3, x[4] = x4, x[5] = x5;                \
+    x[6] = x6, x[7] = x7, x[8] = x8, x[9] = x9, x[10] = x10, x[11] = x11;            \
   }
-  x[0] = x0, x[1] = x1, x[2] = x2, x[3] = x3, x[4] = x4, x[5] = x5;
-  x[6] = x6, x[7] = x7, x[8] = x8, x[9] = x9, x[10] = x10, x[11] = x11;
-}
 
-static void bench_peak_simd128(void) {
-  volatile float vm = 0.999f, vd = 0.001f;
-  v128_t x[12];
-  for (int i = 0; i < 12; i++) x[i] = wasm_f32x4_splat((float)i);
-  double best = 1e30;
-  for (int rep = 0; rep < 5; rep++) {
-    const double t0 = now_s();
-    for (int c = 0; c < PEAK_CALLS; c++) peak_simd128_steps(x, vm, vd);
-    const double dt = now_s() - t0;
-    best = dt < best ? dt : best;
-  }
-  const double gflops = 2.0 * 4 * 12 * PEAK_STEPS * PEAK_CALLS / best * 1e-9;
-  if (gflops > peak_gflops) peak_gflops = gflops;
-  printf("{\"kernel\":\"peak mul+add simd128\",\"case\":\"12 chains x 4 lanes\",\"ms\":%.4f,"
-         "\"gflops\":%.3f,\"check\":%g}\n", best * 1e3, gflops,
-         (double)wasm_f32x4_extract_lane(x[5], 0));
-}
+#define MUL_ADD_STEP(v) v = wasm_f32x4_add(wasm_f32x4_mul(v, m), d)
+PEAK_V128_STEPS(peak_simd128_steps, MUL_ADD_STEP)
+#if defined(__wasm_relaxed_simd__)
+/* One instruction, and one rounding where the engine fuses it: the peak of
+ * dist/wnn-relaxed.wasm's kernels, so its GEMM lines are fractions of it. */
+#define MADD_STEP(v) v = wasm_f32x4_relaxed_madd(v, m, d)
+PEAK_V128_STEPS(peak_relaxed_steps, MADD_STEP)
 #endif
 
-#if defined(__wasm_relaxed_simd__)
-/* The same 12 chains with relaxed SIMD's multiply-add (one instruction, and
- * one rounding where the engine fuses it): the peak of dist/wnn-relaxed.wasm's
- * kernels, so its GEMM lines are fractions of this one. */
-__attribute__((noinline)) static void peak_relaxed_steps(v128_t *x, float fm, float fd) {
-  const v128_t m = wasm_f32x4_splat(fm), d = wasm_f32x4_splat(fd);
-  v128_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5];
-  v128_t x6 = x[6], x7 = x[7], x8 = x[8], x9 = x[9], x10 = x[10], x11 = x[11];
-  for (int s = 0; s < PEAK_STEPS; s++) {
-#define STEP(v) v = wasm_f32x4_relaxed_madd(v, m, d)
-    STEP(x0), STEP(x1), STEP(x2), STEP(x3), STEP(x4), STEP(x5);
-    STEP(x6), STEP(x7), STEP(x8), STEP(x9), STEP(x10), STEP(x11);
-#undef STEP
-  }
-  x[0] = x0, x[1] = x1, x[2] = x2, x[3] = x3, x[4] = x4, x[5] = x5;
-  x[6] = x6, x[7] = x7, x[8] = x8, x[9] = x9, x[10] = x10, x[11] = x11;
-}
-
-static void bench_peak_relaxed(void) {
+/* Times `steps` and prints its line as `kernel`. */
+static void bench_peak_v128(const char *kernel, void (*steps)(v128_t *, float, float)) {
   volatile float vm = 0.999f, vd = 0.001f;
   v128_t x[12];
   for (int i = 0; i < 12; i++) x[i] = wasm_f32x4_splat((float)i);
   double best = 1e30;
   for (int rep = 0; rep < 5; rep++) {
     const double t0 = now_s();
-    for (int c = 0; c < PEAK_CALLS; c++) peak_relaxed_steps(x, vm, vd);
+    for (int c = 0; c < PEAK_CALLS; c++) steps(x, vm, vd);
     const double dt = now_s() - t0;
     best = dt < best ? dt : best;
   }
   const double gflops = 2.0 * 4 * 12 * PEAK_STEPS * PEAK_CALLS / best * 1e-9;
   if (gflops > peak_gflops) peak_gflops = gflops;
-  printf("{\"kernel\":\"peak madd relaxed\",\"case\":\"12 chains x 4 lanes\",\"ms\":%.4f,"
-         "\"gflops\":%.3f,\"check\":%g}\n", best * 1e3, gflops,
+  printf("{\"kernel\":\"%s\",\"case\":\"12 chains x 4 lanes\",\"ms\":%.4f,"
+         "\"gflops\":%.3f,\"check\":%g}\n", kernel, best * 1e3, gflops,
          (double)wasm_f32x4_extract_lane(x[5], 0));
 }
 #endif
@@ -737,10 +711,10 @@ static bool part(int argc, char **argv, const char *name) {
 int main(int argc, char **argv) {
   bench_peak_scalar();
 #if defined(__wasm_simd128__)
-  bench_peak_simd128();
+  bench_peak_v128("peak mul+add simd128", peak_simd128_steps);
 #endif
 #if defined(__wasm_relaxed_simd__)
-  bench_peak_relaxed();
+  bench_peak_v128("peak madd relaxed", peak_relaxed_steps);
 #endif
   for (size_t s = 0; part(argc, argv, "gemm") && s < sizeof SHAPES / sizeof SHAPES[0]; s++) {
     for (size_t d = 0; d < NUM_GEMMS; d++) bench_gemm(&GEMMS[d], &SHAPES[s]);
