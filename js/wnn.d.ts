@@ -139,6 +139,10 @@ export interface ConvertOptions {
   /** Lossless compression of each weight of 1 KB or more where it saves bytes (`--compress`): 'none'
    *  (default), 'lz4' or 'zstd'; decoded at load (in the web modules by dist/wnn-codecs.wasm). */
   compress?: 'none' | 'lz4' | 'zstd';
+  /** A release artifact (`--release`): no names but the inputs' and outputs' (docs/format.md). */
+  release?: boolean;
+  /** `--map`: called with the map file (parsed) before convert() returns; pass it to load(artifact, {map}). */
+  onMap?: (map: object) => void;
   /** Keep the subnormal values (below 1.18e-38) of Conv, ConvTranspose, MatMul and Gemm weights
    *  (`--keep-subnormals`); by default they are set to 0, as they slow every product they enter on
    *  x86 (docs/importer.md, "Subnormal weights"). */

@@ -148,7 +148,8 @@ typedef struct gemm_shape {
 
 /* M = output channels, N = output pixels, K = input channels * kernel size:
  * the GEMMs of 1x1 and 3x3 convolutions in SqueezeNet 1.1 and MobileNet v2
- * at 224x224, plus a fully connected layer (M = 1). */
+ * at 224x224, plus fully connected layers (M = 1; 48 outputs: fewer than
+ * WNN_F32_GEMM_ROW_STREAM_MIN, so the 1x16 tiles rather than row streaming). */
 static const gemm_shape SHAPES[] = {
     {"square 256", 256, 256, 256, false},
     {"squeezenet fire2 squeeze 1x1", 16, 55 * 55, 64, false},
@@ -159,6 +160,7 @@ static const gemm_shape SHAPES[] = {
     {"mobilenetv2 block project 1x1", 24, 56 * 56, 144, false},
     {"mobilenetv2 last 1x1", 1280, 7 * 7, 320, false},
     {"fully connected (MatMul)", 1, 1000, 1280, false},
+    {"narrow fully connected (MatMul, 1x16 tiles)", 1, 48, 1280, false},
     {"fully connected (Gemm transB)", 1, 1000, 1280, true},
     {"batch-8 fully connected (Gemm transB)", 8, 1000, 1280, true},
 };
