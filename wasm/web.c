@@ -33,10 +33,6 @@
 /* Which tensor list a `kind` argument names. */
 enum { WNN_WEB_INPUT = 0, WNN_WEB_OUTPUT = 1, WNN_WEB_PARAM = 2 };
 
-/* wnn_model_load with its options as plain numbers: flags is a set of
- * WNN_LOAD_*, kernels a wnn_kernels; the allocator is the C library's. With
- * params (a handle from wnn_web_params_load, or 0) it is
- * wnn_model_load_with_params. */
 /* The instruction set this module's kernels were compiled for (model.isa in
  * js/wnn.js): 0 portable (dist/wnn-scalar.wasm), 1 SIMD128, 2 SIMD128 with
  * relaxed SIMD (dist/wnn-relaxed.wasm). */
@@ -50,6 +46,10 @@ int wnn_web_isa(void) {
 #endif
 }
 
+/* wnn_model_load with its options as plain numbers: flags is a set of
+ * WNN_LOAD_*, kernels a wnn_kernels; the allocator is the C library's. With
+ * params (a handle from wnn_web_params_load, or 0) it is
+ * wnn_model_load_with_params. */
 wnn_status wnn_web_model_load(const void *data, size_t size, wnn_params *params, unsigned flags,
                               int kernels, wnn_model **out) {
   wnn_load_options options = {flags, (wnn_kernels)kernels, NULL};

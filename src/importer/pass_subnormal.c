@@ -18,9 +18,12 @@
  * all the same. This is what a CPU in denormals-are-zero mode (onnxruntime's
  * session.set_denormal_as_zero) computes for those weights.
  * --keep-subnormals (wnn_import_options.keep_subnormals) leaves them as they
- * are. A constant the node alone reads is changed in place; one that other
- * nodes read too gets a flushed copy. */
+ * are. A constant only weight slots read is changed in place; one that other
+ * nodes (or the graph's outputs) read too gets one flushed copy, which all
+ * its weight slots then read. */
 #include <float.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 
@@ -39,50 +42,47 @@ void wnn_flush_subnormal_f32(wnn_ir_graph *g, float *w, int64_t n) {
   if (c) g->subnormal_tensors++, g->subnormal_values += c;
 }
 
-/* The input slots of node n that are multiply-accumulate weights. */
-static int weight_slots(const wnn_ir_node *n, int slots[2]) {
-  if (!strcmp(n->op_type, "Conv") || !strcmp(n->op_type, "ConvTranspose")) {
-    slots[0] = 1;
-    return 1;
-  }
-  if (!strcmp(n->op_type, "MatMul") || !strcmp(n->op_type, "Gemm")) {
-    slots[0] = 0, slots[1] = 1;
-    return 2;
-  }
-  return 0;
+/* Whether input slot k of node n is a multiply-accumulate weight. */
+static bool is_weight_slot(const wnn_ir_node *n, int k) {
+  if (n->dead || (n->domain && n->domain[0]) || k >= n->num_inputs) return false;
+  if (!strcmp(n->op_type, "Conv") || !strcmp(n->op_type, "ConvTranspose")) return k == 1;
+  return (k == 0 || k == 1) && (!strcmp(n->op_type, "MatMul") || !strcmp(n->op_type, "Gemm"));
 }
 
 wnn_status wnn_pass_flush_subnormals(wnn_ir_graph *g) {
   wnn_ir_count_readers(g);
-  for (int id = 0; id < g->num_nodes; id++) {
-    if (g->nodes[id].dead || (g->nodes[id].domain && g->nodes[id].domain[0])) continue;
-    int slots[2];
-    const int ns = weight_slots(&g->nodes[id], slots);
-    for (int s = 0; s < ns; s++) {
-      const int k = slots[s];
-      if (k >= g->nodes[id].num_inputs) continue;
-      const int v = g->nodes[id].inputs[k];
-      if (v < 0) continue;
-      const wnn_ir_value *wv = &g->values[v];
-      if (!wv->data || wv->dtype != WNN_DTYPE_F32 || !wv->known) continue;
-      const int64_t n = wnn_ir_numel(wv);
-      const int64_t c = count_subnormal(wv->data, n);
-      if (!c) continue;
-      int target = v;
-      if (wv->readers > 1) {
-        /* Others read it too: this node gets a flushed copy. */
-        int64_t dims[WNN_MAX_DIMS];
-        const int ndim = wv->ndim;
-        memcpy(dims, wv->dims, sizeof dims);
-        wnn_status st = wnn_ir_add_const(g, NULL, WNN_DTYPE_F32, ndim, dims, g->values[v].data, &target);
-        if (st) return st;
-        wnn_ir_value_from_value(g, target, v);
-        g->nodes[id].inputs[k] = target;
-        g->values[v].readers--;
-        g->values[target].readers = 1;
-      }
-      wnn_flush_subnormal_f32(g, g->values[target].data, n);
+  /* How many weight slots read each value (0: not a weight). */
+  const int num_values = g->num_values;
+  int *weight_reads = calloc(num_values ? (size_t)num_values : 1, sizeof *weight_reads);
+  if (!weight_reads) return WNN_ERR_OUT_OF_MEMORY;
+  for (int id = 0; id < g->num_nodes; id++)
+    for (int k = 0; k < g->nodes[id].num_inputs; k++)
+      if (g->nodes[id].inputs[k] >= 0 && is_weight_slot(&g->nodes[id], k))
+        weight_reads[g->nodes[id].inputs[k]]++;
+  wnn_status st = WNN_OK;
+  for (int v = 0; v < num_values && !st; v++) {
+    const wnn_ir_value *wv = &g->values[v];
+    if (!weight_reads[v] || !wv->data || wv->dtype != WNN_DTYPE_F32 || !wv->known) continue;
+    const int64_t n = wnn_ir_numel(wv);
+    if (!count_subnormal(wv->data, n)) continue;
+    int target = v;
+    if (weight_reads[v] < wv->readers) {
+      /* Other nodes (or the graph's outputs) read it too: the weight slots
+       * get one flushed copy, the others keep the values. */
+      int64_t dims[WNN_MAX_DIMS];
+      const int ndim = wv->ndim;
+      memcpy(dims, wv->dims, sizeof dims);
+      if ((st = wnn_ir_add_const(g, NULL, WNN_DTYPE_F32, ndim, dims, wv->data, &target))) break;
+      wnn_ir_value_from_value(g, target, v);
+      for (int id = 0; id < g->num_nodes; id++)
+        for (int k = 0; k < g->nodes[id].num_inputs; k++)
+          if (g->nodes[id].inputs[k] == v && is_weight_slot(&g->nodes[id], k))
+            g->nodes[id].inputs[k] = target;
+      g->values[v].readers -= weight_reads[v];
+      g->values[target].readers = weight_reads[v];
     }
+    wnn_flush_subnormal_f32(g, g->values[target].data, n);
   }
-  return WNN_OK;
+  free(weight_reads);
+  return st;
 }

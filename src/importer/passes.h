@@ -67,8 +67,8 @@ wnn_status wnn_pass_s2d_conv(wnn_ir_graph *g, int *folded);
 
 /* Sets the subnormal values (0 < |w| < FLT_MIN) of the float32 weights of
  * every live Conv, ConvTranspose, MatMul and Gemm to zero of their sign, in
- * place where the node alone reads the constant, else in a copy for it
- * (pass_subnormal.c says why). Counts readers first, and what it changed in
+ * place where only such weight slots read the constant, else in one copy
+ * that they all read (pass_subnormal.c says why). Counts readers first, and what it changed in
  * g->subnormal_tensors and g->subnormal_values. */
 wnn_status wnn_pass_flush_subnormals(wnn_ir_graph *g);
 /* The same for n floats at w, in place, counted in g. */

@@ -2,8 +2,10 @@
  * docs/importer.md, "Subnormal weights"), on a small model:
  *   x [1,4,5,5] -> Conv (W with subnormals, output channel 2 all subnormal)
  *     -> BatchNormalization (channel 2 scaled by 1e20) -> y
- *   a [3,8] -> MatMul (B with subnormals) -> z;  B + B -> w (B read twice)
- * By default: the counts of wnn_import_result; the MatMul's B in the
+ *   a [3,8] -> MatMul (B with subnormals) -> z, and again -> z2;  B + B -> w
+ *   (B read by two weight slots and an Add)
+ * By default: the counts of wnn_import_result (the two MatMuls share one
+ * flushed copy of B); the MatMul's B in the
  * artifact has +0 and -0 where it had subnormals of that sign and every other
  * bit as it was; the Add still reads B's subnormals (w is exactly 2 B); the
  * Conv's folded channel 2 is exactly the folded bias (its weights became 0
@@ -74,10 +76,12 @@ static void make(tm_model *m) {
   tm_attr_ints(m, conv, "pads", 4, pads);
   tm_node(m, "BatchNormalization", "bn", "t,scale,bias,mean,var", "y");
   tm_node(m, "MatMul", "mm", "a,B", "z");
+  tm_node(m, "MatMul", "mm2", "a,B", "z2");
   tm_node(m, "Add", "add", "B,B", "w");
   tm_output(m, "y");
   tm_output(m, "z");
   tm_output(m, "w");
+  tm_output(m, "z2");
 }
 
 static wnn_status convert(tm_model *m, bool keep, wnn_import_result *res) {
@@ -109,14 +113,14 @@ static const float *param_of(const wnn_import_result *res, const char *op, int k
 }
 
 typedef struct outs {
-  float y[CO * H * H], z[MM * NM], w[KM * NM];
+  float y[CO * H * H], z[MM * NM], w[KM * NM], z2[MM * NM];
 } outs;
 
 static wnn_status run(const wnn_import_result *res, const float *x, const float *a, outs *o) {
   const void *xs[2] = {x, a};
-  void *const ys[3] = {o->y, o->z, o->w};
-  const size_t bytes[3] = {sizeof o->y, sizeof o->z, sizeof o->w};
-  return tm_run_all(res->artifact, res->size, 2, xs, 0, 3, ys, bytes);
+  void *const ys[4] = {o->y, o->z, o->w, o->z2};
+  const size_t bytes[4] = {sizeof o->y, sizeof o->z, sizeof o->w, sizeof o->z2};
+  return tm_run_all(res->artifact, res->size, 2, xs, 0, 4, ys, bytes);
 }
 
 TEST(flushed_by_default_kept_on_request) {
@@ -128,7 +132,7 @@ TEST(flushed_by_default_kept_on_request) {
   tm_free(&m);
   if (!flushed.artifact || !kept.artifact) return;
 
-  /* The Conv's W (folded with the BN) and the MatMul's copy of B. */
+  /* The Conv's W (folded with the BN) and the MatMuls' one copy of B. */
   CHECK(flushed.num_subnormal_tensors == 2);
   CHECK((long)flushed.num_subnormal_values == (long)(conv_sub + mm_sub));
   CHECK(kept.num_subnormal_tensors == 0);
@@ -160,6 +164,8 @@ TEST(flushed_by_default_kept_on_request) {
   /* The Add reads the file's B, subnormals and all: exactly 2 B. */
   for (int i = 0; i < KM * NM; i++) bad += of.w[i] != 2.0f * mm_b[i] || ok.w[i] != 2.0f * mm_b[i];
   CHECK(bad == 0);
+  /* Both MatMuls read the same flushed B. */
+  CHECK(memcmp(of.z, of.z2, sizeof of.z) == 0);
   /* Channel 2: every weight 0, so the output is the folded bias, the same
    * at every pixel; kept, it carries 1e20 times the subnormal sums. */
   const float s2 = (float)(bn_scale[2] / sqrt((double)bn_var[2] + 1e-5));
